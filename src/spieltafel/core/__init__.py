@@ -1,0 +1,49 @@
+"""The game-agnostic engine core: registry, state contract, events, chance, records, errors."""
+
+from .errors import (
+    IllegalActionError,
+    NotationError,
+    NotYourTurnError,
+    OptionError,
+    PlayerCountError,
+    RecordMismatchError,
+    SpieltafelError,
+    StateFormatError,
+    UnknownGameError,
+)
+from .events import JSON, Event
+from .game import Action, Game, OptionSpec, Seat, State, check_seat, legal_texts
+from .record import GameRecord, GameResult, RecordedAction, Recorder, load_state, replay
+from .registry import all_games, get_game, register
+from .rng import Rng
+
+__all__ = [
+    "JSON",
+    "Action",
+    "Event",
+    "Game",
+    "GameRecord",
+    "GameResult",
+    "IllegalActionError",
+    "NotYourTurnError",
+    "NotationError",
+    "OptionError",
+    "OptionSpec",
+    "PlayerCountError",
+    "RecordMismatchError",
+    "RecordedAction",
+    "Recorder",
+    "Rng",
+    "Seat",
+    "SpieltafelError",
+    "State",
+    "StateFormatError",
+    "UnknownGameError",
+    "all_games",
+    "check_seat",
+    "get_game",
+    "legal_texts",
+    "load_state",
+    "register",
+    "replay",
+]

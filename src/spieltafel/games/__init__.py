@@ -1,0 +1,5 @@
+"""The built-in games; importing this package registers each of them."""
+
+from . import iquazu
+
+__all__ = ["iquazu"]

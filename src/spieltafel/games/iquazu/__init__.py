@@ -1,0 +1,43 @@
+"""Iquazú (HABA 2017, Michael Feldkötter), 2–4 players: gems behind the waterfall."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from spieltafel.core import JSON, Game, OptionSpec, State, register
+
+from .notation import ACTION_SPACE
+from .state import IquazuState
+
+
+class Iquazu(Game):
+    """The game Iquazú: registry entry and state factory."""
+
+    name = "iquazu"
+    title = "Iquazú"
+    min_players = 2
+    max_players = 4
+    options = (
+        OptionSpec(
+            "water",
+            ("holder-turn", "every-turn"),
+            "holder-turn",
+            "who drops water: the water-box holder at the end of their own turn (rulebook), "
+            "or the holder after every player's turn",
+        ),
+    )
+
+    def action_space_size(self, players: int) -> int:
+        return ACTION_SPACE
+
+    def _new_state(self, players: int, seed: int, options: dict[str, str]) -> State:
+        return IquazuState(players, seed, options)
+
+    def _state_from_json(self, data: Mapping[str, JSON]) -> State:
+        return IquazuState.from_json(data)
+
+
+GAME = register(Iquazu())
+IquazuState.game = GAME
+
+__all__ = ["GAME", "Iquazu", "IquazuState"]

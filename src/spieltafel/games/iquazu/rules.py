@@ -1,0 +1,418 @@
+"""Iquazú rules: legal actions, the turn, water, interim scoring, the end of the game.
+
+References are to the rulebook's sections (HABA 2017, Dutch edition): "Verloop van het spel"
+(turn), "Tussentelling" (interim scoring), "Bonuskaartjes", "Einde van het spel" and the FAQ.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Final
+
+from spieltafel.core import Event, IllegalActionError
+
+from .board import (
+    ANY_PATTERN_START,
+    COLUMN_STARTS,
+    LAST_INTERIM,
+    PATTERN_COUNT,
+    PATTERNS,
+    ROWS,
+    affordable,
+    bonus_field,
+    cards_paid,
+    slot_name,
+)
+from .components import CARD_COLOURS, DRAW_CARDS, FRAME_COLUMNS, HAND_LIMIT, ROCK_POINTS, TILE_KINDS
+from .notation import BONUS, DISCARD, DRAW, END, PLACE_LIMIT, TILE_CODES, action_text
+
+if TYPE_CHECKING:
+    from .state import IquazuState
+
+EMPTY: Final = -1
+WATER: Final = -2
+NO_TILE: Final = -1
+
+ACTION: Final = 0
+"""Phase: the gem-box holder takes an action (draw 4 or place a gem) or uses bonus tiles."""
+END_OF_TURN: Final = 1
+"""Phase: actions used; bonus tiles may still be used before the turn ends."""
+DISCARD_PHASE: Final = 2
+"""Phase: over the hand limit of 12 at the end of the turn; discard one card at a time."""
+OVER: Final = 3
+PHASE_NAMES: Final = ("action", "end-of-turn", "discard", "over")
+
+TILE_INDEX: Final = {code: i for i, (code, _, _) in enumerate(TILE_KINDS)}
+ANY = TILE_INDEX["any"]
+DOUBLE = TILE_INDEX["double"]
+CARD_TILES = tuple(TILE_INDEX[c] for c in ("cards2", "cards3", "cards4"))
+TILE_ACTIONS = tuple((BONUS + t, t) for t in (*CARD_TILES, DOUBLE))
+
+
+# -- legal actions --------------------------------------------------------------------------------
+def legal_actions(s: IquazuState, seat: int) -> list[int]:
+    """Every legal action of ``seat``, ascending."""
+    if seat != s.current or s.phase == OVER:
+        return []
+    if s.phase == DISCARD_PHASE:
+        hand = s.hands[seat]
+        return [DISCARD + c for c in range(3) if hand[c]]
+    actions = placements(s, seat) if s.phase == ACTION else []
+    if s.phase == ACTION:
+        actions.append(DRAW)
+    else:
+        actions.append(END)
+    tiles = s.tiles[seat]
+    actions.extend(action for action, tile in TILE_ACTIONS if tiles[tile])
+    return actions
+
+
+def placements(s: IquazuState, seat: int) -> list[int]:
+    """Gem placements on free slots of the frame's columns 1–5 that the hand can pay ("B. Een
+    edelsteen plaatsen"): column k costs k cards of the slot's colour, each card replaceable by two
+    identical cards; with an any-colour tile any k cards pay."""
+    if not s.supply[seat] and not _gems_under_water(s, seat):
+        return []
+    w, b, o = s.hands[seat]
+    has_any = s.tiles[seat][ANY] > 0
+    colours = s.layout.colour
+    slots = s.slots
+    actions: list[int] = []
+    for cost in range(1, FRAME_COLUMNS + 1):
+        column = s.frame + cost - 1
+        for slot in range(COLUMN_STARTS[column], COLUMN_STARTS[column + 1]):
+            if slots[slot] != EMPTY:
+                continue
+            base = slot * PATTERN_COUNT
+            actions.extend([base + p for p in affordable(False, colours[slot], cost, w, b, o)])
+            if has_any:
+                actions.extend([base + p for p in affordable(True, 0, cost, w, b, o)])
+    return actions
+
+
+def _gems_under_water(s: IquazuState, seat: int) -> int:
+    return s.slots[: COLUMN_STARTS[s.frame]].count(seat)
+
+
+def _has_usable_tiles(s: IquazuState, seat: int) -> bool:
+    tiles = s.tiles[seat]
+    return any(tiles[t] for _, t in TILE_ACTIONS)
+
+
+# -- apply ----------------------------------------------------------------------------------------
+def apply(s: IquazuState, seat: int, action: int, events: list[Event] | None) -> None:
+    """Carry out a legal ``action`` of ``seat``."""
+    if action < PLACE_LIMIT:
+        slot, pattern = divmod(action, PATTERN_COUNT)
+        place_gem(s, seat, slot, pattern, events)
+        if s.phase != OVER:
+            action_done(s, events)
+    elif action == DRAW:
+        draw_cards(s, seat, DRAW_CARDS, events)
+        action_done(s, events)
+    elif action == END:
+        finish_turn(s, events)
+    elif action < BONUS:
+        discard_card(s, seat, action - DISCARD, events)
+    else:
+        use_tile(s, seat, action - BONUS, events)
+
+
+def draw_cards(s: IquazuState, seat: int, count: int, events: list[Event] | None) -> None:
+    """Take ``count`` cards from the draw pile; an empty pile is replaced by the shuffled discards."""
+    hand = s.hands[seat]
+    drawn = [0, 0, 0]
+    for _ in range(count):
+        if not s.pile:
+            if not any(s.discards):
+                break
+            reshuffle(s, events)
+        card = s.pile.pop()
+        hand[card] += 1
+        drawn[card] += 1
+    if events is not None:
+        events.append(Event("draw", {"seat": seat, "count": sum(drawn)}, {seat: {"cards": _cards(drawn)}}))
+
+
+def reshuffle(s: IquazuState, events: list[Event] | None) -> None:
+    """"Is de afneemstapel leeg? Meng de aflegstapel": the discards become the new draw pile."""
+    s.pile = [colour for colour in range(3) for _ in range(s.discards[colour])]
+    s.discards = [0, 0, 0]
+    s.rng.shuffle(s.pile)
+    if events is not None:
+        events.append(Event("reshuffle", {"cards": len(s.pile)}))
+
+
+def place_gem(s: IquazuState, seat: int, slot: int, pattern: int, events: list[Event] | None) -> None:
+    """Pay the cards face up onto the discard pile and put a gem on ``slot``."""
+    paid = cards_paid(pattern, s.layout.colour[slot])
+    hand = s.hands[seat]
+    for colour in range(3):
+        hand[colour] -= paid[colour]
+        s.discards[colour] += paid[colour]
+    if pattern >= ANY_PATTERN_START:
+        s.tiles[seat][ANY] -= 1
+        s.used_tiles[ANY] += 1
+    if not s.supply[seat]:
+        _refill_gems(s, seat, events)
+    s.supply[seat] -= 1
+    s.slots[slot] = seat
+    if events is not None:
+        text = action_text(slot * PATTERN_COUNT + pattern, s.layout.colour)
+        events.append(Event("place", {"seat": seat, "slot": slot_name(slot), "paid": _cards(paid), "notation": text}))
+    if _first_column_full(s):
+        score_columns(s, events)
+
+
+def _refill_gems(s: IquazuState, seat: int, events: list[Event] | None) -> None:
+    """FAQ: an empty gem supply is refilled with that colour's gems from already scored columns."""
+    count = 0
+    for slot in range(COLUMN_STARTS[s.frame]):
+        if s.slots[slot] == seat:
+            s.slots[slot] = EMPTY
+            count += 1
+    s.supply[seat] += count
+    if events is not None:
+        events.append(Event("refill-gems", {"seat": seat, "gems": count}))
+
+
+def action_done(s: IquazuState, events: list[Event] | None) -> None:
+    """One action used: another if a double turn granted it, else the end of the turn."""
+    s.actions_left -= 1
+    if s.actions_left > 0:
+        return
+    if _has_usable_tiles(s, s.current):
+        s.phase = END_OF_TURN
+    else:
+        finish_turn(s, events)
+
+
+def use_tile(s: IquazuState, seat: int, tile: int, events: list[Event] | None) -> None:
+    """"Bonuskaartjes": extra cards (2, 3 or 4) or a double turn (one more action)."""
+    s.tiles[seat][tile] -= 1
+    s.used_tiles[tile] += 1
+    if events is not None:
+        events.append(Event("bonus", {"seat": seat, "tile": TILE_CODES[tile]}))
+    _, effect, value = TILE_KINDS[tile]
+    if effect == "cards":
+        draw_cards(s, seat, value, events)
+    else:
+        s.actions_left += 1
+        s.phase = ACTION
+
+
+def finish_turn(s: IquazuState, events: list[Event] | None) -> None:
+    """End of the turn: hand limit first, then water and passing the gem box."""
+    if sum(s.hands[s.current]) > HAND_LIMIT:
+        s.phase = DISCARD_PHASE
+    else:
+        drop_water_and_pass(s, events)
+
+
+def discard_card(s: IquazuState, seat: int, colour: int, events: list[Event] | None) -> None:
+    """Hand limit: discard one card of the player's choice face up."""
+    s.hands[seat][colour] -= 1
+    s.discards[colour] += 1
+    if events is not None:
+        events.append(Event("discard", {"seat": seat, "card": CARD_COLOURS[colour]}))
+    if sum(s.hands[seat]) <= HAND_LIMIT:
+        drop_water_and_pass(s, events)
+
+
+def drop_water_and_pass(s: IquazuState, events: list[Event] | None) -> None:
+    """"Waterdruppels leggen" then "Edelstenenkist doorgeven".
+
+    The water-box holder drops water at the end of their own turn (option ``water=every-turn``: after
+    every turn). No water falls in a turn in which a column was scored: the scoring ends the turn.
+    """
+    if not s.scored_this_turn and (s.water_holder == s.current or s.options["water"] == "every-turn"):
+        drop_water(s, events)
+        if s.phase == OVER:
+            return
+    s.current = (s.current + 1) % s.players
+    s.phase = ACTION
+    s.actions_left = 1
+    s.scored_this_turn = False
+    if events is not None:
+        events.append(Event("turn", {"seat": s.current}))
+
+
+def drop_water(s: IquazuState, events: list[Event] | None) -> None:
+    """A drop on the topmost free slot of the frame's first column ("het water druppelt van boven
+    naar beneden")."""
+    if not s.drops:
+        _refill_drops(s, events)
+        if not s.drops:
+            return
+    column = s.frame
+    for slot in range(COLUMN_STARTS[column], COLUMN_STARTS[column + 1]):
+        if s.slots[slot] == EMPTY:
+            s.slots[slot] = WATER
+            s.drops -= 1
+            if events is not None:
+                events.append(Event("water", {"seat": s.water_holder, "slot": slot_name(slot)}))
+            break
+    if _first_column_full(s):
+        score_columns(s, events)
+
+
+def _refill_drops(s: IquazuState, events: list[Event] | None) -> None:
+    """FAQ: an empty water box is refilled with the drops of already scored columns."""
+    for slot in range(COLUMN_STARTS[s.frame]):
+        if s.slots[slot] == WATER:
+            s.slots[slot] = EMPTY
+            s.drops += 1
+    if events is not None:
+        events.append(Event("refill-water", {"drops": s.drops}))
+
+
+# -- scoring --------------------------------------------------------------------------------------
+def _first_column_full(s: IquazuState) -> bool:
+    column = s.frame
+    return EMPTY not in s.slots[COLUMN_STARTS[column] : COLUMN_STARTS[column + 1]]
+
+
+def score_columns(s: IquazuState, events: list[Event] | None) -> None:
+    """"Tussentelling", with its exception: if after the shift the new first column is full too,
+    it is scored at once, before the boxes pass. The water box then passes counter-clockwise once."""
+    while True:
+        score_rock(s, s.frame, events)
+        hand_out_bonus_tiles(s, events)
+        if s.frame == LAST_INTERIM:
+            end_game(s, events)
+            return
+        s.frame += 1
+        if events is not None:
+            revealed = [TILE_CODES[s.bonus[bonus_field(s.frame, r)]] for r in range(ROWS)]
+            events.append(Event("shift", {"frame": s.frame + 1, "revealed": revealed}))
+        if not _first_column_full(s):
+            break
+    s.water_holder = (s.water_holder - 1) % s.players
+    s.scored_this_turn = True
+    if events is not None:
+        events.append(Event("water-box", {"seat": s.water_holder}))
+
+
+def rock_ranking(s: IquazuState, column: int) -> list[int]:
+    """Seats with gems in ``column``, best first: most gems; tie: the gem lower down wins."""
+    count = [0] * s.players
+    lowest = [0] * s.players
+    start = COLUMN_STARTS[column]
+    for slot in range(start, COLUMN_STARTS[column + 1]):
+        owner = s.slots[slot]
+        if owner >= 0:
+            count[owner] += 1
+            lowest[owner] = slot  # slots run top to bottom: the last one seen is the lowest
+    ranked = [seat for seat in range(s.players) if count[seat]]
+    ranked.sort(key=lambda seat: (count[seat], lowest[seat]), reverse=True)
+    return ranked
+
+
+def score_rock(s: IquazuState, column: int, events: list[Event] | None) -> None:
+    """"Punten van de rots": the rock's points go by majority; at least one player scores nothing."""
+    awards = list(zip(rock_ranking(s, column), ROCK_POINTS[s.players][column], strict=False))
+    for seat, points in awards:
+        s.points[seat] += points
+    if events is not None:
+        events.append(Event("rock", {"column": column + 1, "awards": [list(a) for a in awards]}))
+
+
+def bonus_winner(s: IquazuState, row: int) -> int | None:
+    """Most gems in ``row`` within the frame; tie: the gem further right, then further down."""
+    count = [0] * s.players
+    best = [0] * s.players
+    for slot in s.layout.frame_rows[s.frame][row]:
+        owner = s.slots[slot]
+        if owner >= 0:
+            count[owner] += 1
+            best[owner] = slot  # ascending ids: further right, then lower down
+    seats = [seat for seat in range(s.players) if count[seat]]
+    return max(seats, key=lambda seat: (count[seat], best[seat])) if seats else None
+
+
+def hand_out_bonus_tiles(s: IquazuState, events: list[Event] | None) -> None:
+    """"Verdeling van de bonuskaartjes": each row's tile to its majority; no gem: out of the game."""
+    for row in range(ROWS):
+        field = bonus_field(s.frame, row)
+        tile = s.bonus[field]
+        winner = bonus_winner(s, row)
+        if winner is None:
+            s.removed_tiles[tile] += 1
+        else:
+            s.tiles[winner][tile] += 1
+        s.bonus[field] = NO_TILE
+        if events is not None:
+            events.append(Event("bonus-tile", {"row": row + 1, "tile": TILE_CODES[tile], "seat": winner}))
+
+
+def end_game(s: IquazuState, events: list[Event] | None) -> None:
+    """"Einde van het spel": the last two rocks score (full or not, rock points only), then the
+    points on bonus tiles; most points wins, ties share the win."""
+    for column in range(LAST_INTERIM + 1, LAST_INTERIM + 3):
+        score_rock(s, column, events)
+    for seat in range(s.players):
+        tile_points = sum(n * TILE_KINDS[t][2] for t, n in enumerate(s.tiles[seat]) if TILE_KINDS[t][1] == "points")
+        s.points[seat] += tile_points
+        if events is not None:
+            events.append(Event("tile-points", {"seat": seat, "points": tile_points}))
+    s.phase = OVER
+    if events is not None:
+        events.append(Event("game-over", {"scores": list(s.points), "winners": s.winners()}))
+
+
+# -- refusals -------------------------------------------------------------------------------------
+def explain_illegal(s: IquazuState, seat: int, action: int) -> IllegalActionError:
+    """The rule that forbids ``action`` now, and what is allowed instead."""
+    legal = legal_actions(s, seat)
+    allowed = ", ".join(action_text(a, s.layout.colour) for a in legal[-6:])
+    if len(legal) > 6:
+        allowed = f"{len(legal)} actions, e.g. {allowed}"
+    try:
+        text = action_text(action, s.layout.colour)
+    except ValueError:
+        return IllegalActionError(str(action), "no such action in Iquazú's action space", allowed)
+    return IllegalActionError(text, _reason(s, seat, action), allowed)
+
+
+def _reason(s: IquazuState, seat: int, action: int) -> str:
+    hand = s.hands[seat]
+    if s.phase == OVER:
+        return "the game is over"
+    if s.phase == DISCARD_PHASE and not DISCARD <= action < BONUS:
+        return f"you hold {sum(hand)} cards: discard down to {HAND_LIMIT} first (hand limit)"
+    if DISCARD <= action < BONUS:
+        if s.phase != DISCARD_PHASE:
+            return f"cards are discarded only at the end of the turn, when over the hand limit of {HAND_LIMIT}"
+        return "you hold no card of that colour"
+    if action >= BONUS:
+        return f"you hold no {TILE_CODES[action - BONUS]} bonus tile"
+    if action == END:
+        return "take your action first: draw 4 cards or place a gem"
+    if s.phase == END_OF_TURN:
+        return "you have used your action this turn; a double-turn tile gives one more"
+    if action == DRAW:
+        return "drawing is not possible now"
+    return _placement_reason(s, seat, action)
+
+
+def _placement_reason(s: IquazuState, seat: int, action: int) -> str:
+    slot, pattern = divmod(action, PATTERN_COUNT)
+    column = next(c for c in range(len(COLUMN_STARTS) - 1) if slot < COLUMN_STARTS[c + 1])
+    cost = column - s.frame + 1
+    if not 1 <= cost <= FRAME_COLUMNS:
+        first = s.frame + 1
+        return f"slot {slot_name(slot)} is outside the water frame (board columns {first}–{first + FRAME_COLUMNS - 1})"
+    if s.slots[slot] != EMPTY:
+        return f"slot {slot_name(slot)} is already covered by {'water' if s.slots[slot] == WATER else 'a gem'}"
+    if PATTERNS[pattern][1] != cost:
+        return f"column {cost} of the frame costs {cost} card(s); this payment is worth {PATTERNS[pattern][1]}"
+    if pattern >= ANY_PATTERN_START and not s.tiles[seat][ANY]:
+        return "paying with any colours needs an any-colour bonus tile, and you hold none"
+    if not s.supply[seat] and not _gems_under_water(s, seat):
+        return "you have no gems of your colour left"
+    paid = cards_paid(pattern, s.layout.colour[slot])
+    return f"you hold {_cards(s.hands[seat])}, the payment needs {_cards(list(paid))}"
+
+
+def _cards(counts: list[int] | tuple[int, ...]) -> str:
+    return "".join(CARD_COLOURS[c] * counts[c] for c in range(3)) or "no cards"
+

@@ -1,0 +1,182 @@
+"""The Iquazú state: what lies on the table, and the engine contract wired to the rules."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar, Self
+
+from spieltafel.core import JSON, Event, Game, IllegalActionError, Rng, State
+
+from . import notation, rules, text, view
+from .board import BONUS_FIELDS, ROWS, SLOTS, Layout, bonus_field_is_dark, layout
+from .components import (
+    CARDS_PER_COLOUR,
+    DARK_TILES,
+    GEMS_PER_COLOUR,
+    LIGHT_TILES,
+    START_CARDS,
+    TILE_KINDS,
+    WATER_DROPS,
+)
+from .rules import ACTION, EMPTY, OVER, TILE_INDEX
+
+
+class IquazuState(State):
+    """One position of Iquazú.
+
+    ``slots[s]`` is EMPTY, WATER (see rules) or the seat whose gem lies there. ``frame`` is the 0-based board
+    column of the water frame's first column. Cards are colour counts (white, blue, orange): cards of
+    one colour are alike. ``bonus[f]`` is the tile kind on bonus field ``f`` (NO_TILE once handed out).
+    """
+
+    game: ClassVar[Game]
+
+    def __init__(self, players: int, seed: int, options: dict[str, str]) -> None:
+        """Set up a game (rulebook, "Opbouw") from ``seed``."""
+        self.players = players
+        self.seed = seed
+        self.options = options
+        self.rng = Rng(seed)
+        order = list(range(ROWS))
+        self.rng.shuffle(order)  # the rock strips are laid in random order
+        self.layout: Layout = layout(tuple(order))
+        self.slots = [EMPTY] * SLOTS
+        self.frame = 0
+        self.bonus = self._lay_bonus_tiles()
+        deck = [colour for colour in range(3) for _ in range(CARDS_PER_COLOUR)]
+        self.rng.shuffle(deck)
+        self.hands = [[0, 0, 0] for _ in range(players)]
+        for seat in range(players):  # dealt clockwise from the start player: 4, 5, 6, 7
+            for _ in range(START_CARDS[seat]):
+                self.hands[seat][deck.pop()] += 1
+        self.pile = deck
+        self.discards = [0, 0, 0]
+        self.supply = [GEMS_PER_COLOUR - 1] * players  # one gem of each colour is the score marker
+        self.drops = WATER_DROPS
+        self.points = [0] * players
+        self.tiles = [[0] * len(TILE_KINDS) for _ in range(players)]
+        self.used_tiles = [0] * len(TILE_KINDS)
+        self.removed_tiles = [0] * len(TILE_KINDS)
+        self.current = 0  # the start player has the gem box
+        self.water_holder = players - 1  # the water box starts right of the start player
+        self.phase = ACTION
+        self.actions_left = 1
+        self.scored_this_turn = False
+
+    def _lay_bonus_tiles(self) -> list[int]:
+        """Shuffle the tiles face down by back colour and lay them on the light and dark fields."""
+        light = [TILE_INDEX[c] for c, n in LIGHT_TILES.items() for _ in range(n)]
+        dark = [TILE_INDEX[c] for c, n in DARK_TILES.items() for _ in range(n)]
+        self.rng.shuffle(light)
+        self.rng.shuffle(dark)
+        return [(dark if bonus_field_is_dark(f) else light).pop() for f in range(BONUS_FIELDS)]
+
+    # -- engine contract --------------------------------------------------------------------------
+    def seats_to_act(self) -> tuple[int, ...]:
+        return () if self.phase == OVER else (self.current,)
+
+    def legal_actions(self, seat: int) -> list[int]:
+        return rules.legal_actions(self, seat)
+
+    def action_text(self, seat: int, action: int) -> str:
+        return notation.action_text(action, self.layout.colour)
+
+    def parse_action(self, seat: int, text: str) -> int:
+        return notation.parse_action(text, self.layout.colour)
+
+    def explain_illegal(self, seat: int, action: int) -> IllegalActionError:
+        return rules.explain_illegal(self, seat, action)
+
+    def _apply(self, seat: int, action: int, events: list[Event] | None) -> None:
+        rules.apply(self, seat, action, events)
+
+    def view(self, seat: int | None = None) -> dict[str, JSON]:
+        return view.view(self, seat)
+
+    def render(self, seat: int | None = None) -> Any:
+        return text.render(self, seat)
+
+    def determinise(self, seat: int, rng: Rng) -> Self:
+        twin = self.clone()
+        view.resample_hidden(twin, seat, rng)
+        return twin
+
+    def scores(self) -> list[int]:
+        return list(self.points)
+
+    def winners(self) -> list[int]:
+        if self.phase != OVER:
+            return []
+        best = max(self.points)
+        return [seat for seat, p in enumerate(self.points) if p == best]
+
+    # -- copies ---------------------------------------------------------------------------------
+    def clone(self) -> Self:
+        twin = object.__new__(type(self))
+        twin.__dict__.update(self.__dict__)
+        twin.rng = Rng(self.rng.state)
+        twin.slots = self.slots[:]
+        twin.bonus = self.bonus[:]
+        twin.hands = [h[:] for h in self.hands]
+        twin.pile = self.pile[:]
+        twin.discards = self.discards[:]
+        twin.supply = self.supply[:]
+        twin.points = self.points[:]
+        twin.tiles = [t[:] for t in self.tiles]
+        twin.used_tiles = self.used_tiles[:]
+        twin.removed_tiles = self.removed_tiles[:]
+        return twin
+
+    _FIELDS: ClassVar[tuple[str, ...]] = (
+        "slots", "frame", "bonus", "hands", "pile", "discards", "supply", "drops", "points", "tiles",
+        "used_tiles", "removed_tiles", "current", "water_holder", "phase", "actions_left",
+        "scored_this_turn",
+    )
+
+    def to_json(self) -> dict[str, JSON]:
+        data: dict[str, JSON] = {
+            "game": self.game.name,
+            "format": 1,
+            "players": self.players,
+            "seed": self.seed,
+            "options": dict(self.options),
+            "rng": self.rng.state,
+            "strip_order": list(self.layout.strip_order),
+        }
+        for name in self._FIELDS:
+            data[name] = _copy(getattr(self, name))
+        return data
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, JSON]) -> IquazuState:
+        state = object.__new__(cls)
+        state.players = int(data["players"])
+        state.seed = int(data["seed"])
+        state.options = {str(k): str(v) for k, v in data["options"].items()}
+        state.rng = Rng(int(data["rng"]))
+        order = tuple(int(r) for r in data["strip_order"])
+        if sorted(order) != list(range(ROWS)):
+            raise ValueError(f"strip_order {list(order)} is not an order of the {ROWS} strips")
+        state.layout = layout(order)
+        for name in cls._FIELDS:
+            setattr(state, name, _copy(data[name]))
+        _check_shape(state)
+        return state
+
+
+def _copy(value: JSON) -> JSON:
+    """A copy of a JSON value nested at most two lists deep (all the state holds)."""
+    if isinstance(value, list):
+        return [v[:] if isinstance(v, list) else v for v in value]
+    return value
+
+
+def _check_shape(state: IquazuState) -> None:
+    """Refuse a document whose parts have the wrong sizes (a hand-edited file, say)."""
+    n = state.players
+    if len(state.slots) != SLOTS or len(state.bonus) != BONUS_FIELDS:
+        raise ValueError("board size does not match Iquazú's")
+    if len(state.hands) != n or len(state.points) != n or len(state.supply) != n or len(state.tiles) != n:
+        raise ValueError("per-player lists do not match the player count")
+    if not 0 <= state.phase <= OVER or not 0 <= state.current < n or not 0 <= state.water_holder < n:
+        raise ValueError("phase or seat out of range")

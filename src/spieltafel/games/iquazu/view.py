@@ -1,0 +1,115 @@
+"""What a seat may know of an Iquazú position, and determinisation for search.
+
+Hidden: the cards in other players' hands (their number is public), the order and content of the
+draw pile, and the face-down bonus tiles (their back colour is public). Everything else lies open
+on the table: gems and water, scores, the discard pile (every card reaches it face up), the bonus
+tiles a player won (they were face up in the frame when handed out).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from spieltafel.core import JSON, Rng
+
+from .board import BONUS_FIELDS, ROWS, SLOTS, bonus_field_is_dark, slot_name
+from .components import CARD_COLOURS, PLAYER_COLOURS, TILE_KINDS
+from .rules import EMPTY, NO_TILE, PHASE_NAMES, WATER, legal_actions
+
+if TYPE_CHECKING:
+    from .state import IquazuState
+
+
+def _cards(counts: list[int]) -> dict[str, int]:
+    return dict(zip(CARD_COLOURS, counts, strict=True))
+
+
+def _tiles(counts: list[int]) -> dict[str, int]:
+    return {TILE_KINDS[t][0]: n for t, n in enumerate(counts) if n}
+
+
+def bonus_field_view(s: IquazuState, field: int) -> str | None:
+    """A bonus field as everybody sees it: the tile if face up, else its back colour."""
+    tile = s.bonus[field]
+    if tile == NO_TILE:
+        return None
+    if field // ROWS <= s.frame:
+        return TILE_KINDS[tile][0]
+    return "dark" if bonus_field_is_dark(field) else "light"
+
+
+def view(s: IquazuState, seat: int | None) -> dict[str, JSON]:
+    """The position as ``seat`` sees it (a spectator when None), JSON-ready."""
+    occupant = {EMPTY: None, WATER: "water"}
+    players = [
+        {
+            "seat": p,
+            "colour": PLAYER_COLOURS[p],
+            "score": s.points[p],
+            "cards": sum(s.hands[p]),
+            "gems": s.supply[p],
+            "tiles": _tiles(s.tiles[p]),
+        }
+        for p in range(s.players)
+    ]
+    seen: dict[str, JSON] = {
+        "game": "iquazu",
+        "players": s.players,
+        "options": dict(s.options),
+        "seat": seat,
+        "phase": PHASE_NAMES[s.phase],
+        "to_act": list(s.seats_to_act()),
+        "gem_box": s.current,
+        "water_box": s.water_holder,
+        "actions_left": s.actions_left,
+        "frame": s.frame + 1,
+        "strip_order": list(s.layout.strip_order),
+        "slots": [
+            [slot_name(i), CARD_COLOURS[s.layout.colour[i]], s.layout.row[i] + 1,
+             occupant.get(s.slots[i], PLAYER_COLOURS[s.slots[i]] if s.slots[i] >= 0 else None)]
+            for i in range(SLOTS)
+        ],
+        "bonus_fields": [bonus_field_view(s, f) for f in range(BONUS_FIELDS)],
+        "draw_pile": len(s.pile),
+        "discards": _cards(s.discards),
+        "water_drops": s.drops,
+        "used_tiles": _tiles(s.used_tiles),
+        "removed_tiles": _tiles(s.removed_tiles),
+        "player_info": players,
+        "winners": s.winners(),
+    }
+    if seat is not None:
+        seen["hand"] = _cards(s.hands[seat])
+        seen["legal_actions"] = legal_actions(s, seat)
+    return seen
+
+
+def resample_hidden(s: IquazuState, seat: int, rng: Rng) -> None:
+    """Redeal what ``seat`` cannot see, consistently with its view: the other hands and the draw
+    pile are shuffled together and dealt back in their sizes; face-down tiles are shuffled among the
+    fields of their back colour; the game's own generator is reseeded."""
+    pool: list[int] = list(s.pile)
+    for other in range(s.players):
+        if other != seat:
+            hand = s.hands[other]
+            pool.extend(colour for colour in range(3) for _ in range(hand[colour]))
+    rng.shuffle(pool)
+    for other in range(s.players):
+        if other != seat:
+            size = sum(s.hands[other])
+            hand = [0, 0, 0]
+            for card in pool[len(pool) - size :]:
+                hand[card] += 1
+            del pool[len(pool) - size :]
+            s.hands[other] = hand
+    s.pile = pool
+    for dark in (False, True):
+        fields = [
+            f for f in range(BONUS_FIELDS)
+            if f // ROWS > s.frame and s.bonus[f] != NO_TILE and bonus_field_is_dark(f) == dark
+        ]
+        tiles = [s.bonus[f] for f in fields]
+        rng.shuffle(tiles)
+        for f, tile in zip(fields, tiles, strict=True):
+            s.bonus[f] = tile
+    s.rng = rng.fork()
