@@ -37,9 +37,7 @@ class OptionSpec:
 
     def check(self, value: str) -> str:
         if value not in self.choices:
-            raise OptionError(
-                f"option {self.name!r} cannot be {value!r}; allowed: {', '.join(self.choices)}"
-            )
+            raise OptionError(f"option {self.name!r} cannot be {value!r}; allowed: {', '.join(self.choices)}")
         return value
 
 

@@ -134,7 +134,7 @@ def draw_cards(s: IquazuState, seat: int, count: int, events: list[Event] | None
 
 
 def reshuffle(s: IquazuState, events: list[Event] | None) -> None:
-    """"Is de afneemstapel leeg? Meng de aflegstapel": the discards become the new draw pile."""
+    """ "Is de afneemstapel leeg? Meng de aflegstapel": the discards become the new draw pile."""
     s.pile = [colour for colour in range(3) for _ in range(s.discards[colour])]
     s.discards = [0, 0, 0]
     s.rng.shuffle(s.pile)
@@ -187,7 +187,7 @@ def action_done(s: IquazuState, events: list[Event] | None) -> None:
 
 
 def use_tile(s: IquazuState, seat: int, tile: int, events: list[Event] | None) -> None:
-    """"Bonuskaartjes": extra cards (2, 3 or 4) or a double turn (one more action)."""
+    """ "Bonuskaartjes": extra cards (2, 3 or 4) or a double turn (one more action)."""
     s.tiles[seat][tile] -= 1
     s.used_tiles[tile] += 1
     if events is not None:
@@ -219,7 +219,7 @@ def discard_card(s: IquazuState, seat: int, colour: int, events: list[Event] | N
 
 
 def drop_water_and_pass(s: IquazuState, events: list[Event] | None) -> None:
-    """"Waterdruppels leggen" then "Edelstenenkist doorgeven".
+    """ "Waterdruppels leggen" then "Edelstenenkist doorgeven".
 
     The water-box holder drops water at the end of their own turn (option ``water=every-turn``: after
     every turn). No water falls in a turn in which a column was scored: the scoring ends the turn.
@@ -272,7 +272,7 @@ def _first_column_full(s: IquazuState) -> bool:
 
 
 def score_columns(s: IquazuState, events: list[Event] | None) -> None:
-    """"Tussentelling", with its exception: if after the shift the new first column is full too,
+    """ "Tussentelling", with its exception: if after the shift the new first column is full too,
     it is scored at once, before the boxes pass. The water box then passes counter-clockwise once."""
     while True:
         score_rock(s, s.frame, events)
@@ -308,7 +308,7 @@ def rock_ranking(s: IquazuState, column: int) -> list[int]:
 
 
 def score_rock(s: IquazuState, column: int, events: list[Event] | None) -> None:
-    """"Punten van de rots": the rock's points go by majority; at least one player scores nothing."""
+    """ "Punten van de rots": the rock's points go by majority; at least one player scores nothing."""
     awards = list(zip(rock_ranking(s, column), ROCK_POINTS[s.players][column], strict=False))
     for seat, points in awards:
         s.points[seat] += points
@@ -330,7 +330,7 @@ def bonus_winner(s: IquazuState, row: int) -> int | None:
 
 
 def hand_out_bonus_tiles(s: IquazuState, events: list[Event] | None) -> None:
-    """"Verdeling van de bonuskaartjes": each row's tile to its majority; no gem: out of the game."""
+    """ "Verdeling van de bonuskaartjes": each row's tile to its majority; no gem: out of the game."""
     for row in range(ROWS):
         field = bonus_field(s.frame, row)
         tile = s.bonus[field]
@@ -345,7 +345,7 @@ def hand_out_bonus_tiles(s: IquazuState, events: list[Event] | None) -> None:
 
 
 def end_game(s: IquazuState, events: list[Event] | None) -> None:
-    """"Einde van het spel": the last two rocks score (full or not, rock points only), then the
+    """ "Einde van het spel": the last two rocks score (full or not, rock points only), then the
     points on bonus tiles; most points wins, ties share the win."""
     for column in range(LAST_INTERIM + 1, LAST_INTERIM + 3):
         score_rock(s, column, events)
@@ -415,4 +415,3 @@ def _placement_reason(s: IquazuState, seat: int, action: int) -> str:
 
 def _cards(counts: list[int] | tuple[int, ...]) -> str:
     return "".join(CARD_COLOURS[c] * counts[c] for c in range(3)) or "no cards"
-

@@ -128,8 +128,22 @@ class IquazuState(State):
         return twin
 
     _FIELDS: ClassVar[tuple[str, ...]] = (
-        "slots", "frame", "bonus", "hands", "pile", "discards", "supply", "drops", "points", "tiles",
-        "used_tiles", "removed_tiles", "current", "water_holder", "phase", "actions_left",
+        "slots",
+        "frame",
+        "bonus",
+        "hands",
+        "pile",
+        "discards",
+        "supply",
+        "drops",
+        "points",
+        "tiles",
+        "used_tiles",
+        "removed_tiles",
+        "current",
+        "water_holder",
+        "phase",
+        "actions_left",
         "scored_this_turn",
     )
 

@@ -65,8 +65,12 @@ def view(s: IquazuState, seat: int | None) -> dict[str, JSON]:
         "frame": s.frame + 1,
         "strip_order": list(s.layout.strip_order),
         "slots": [
-            [slot_name(i), CARD_COLOURS[s.layout.colour[i]], s.layout.row[i] + 1,
-             occupant.get(s.slots[i], PLAYER_COLOURS[s.slots[i]] if s.slots[i] >= 0 else None)]
+            [
+                slot_name(i),
+                CARD_COLOURS[s.layout.colour[i]],
+                s.layout.row[i] + 1,
+                occupant.get(s.slots[i], PLAYER_COLOURS[s.slots[i]] if s.slots[i] >= 0 else None),
+            ]
             for i in range(SLOTS)
         ],
         "bonus_fields": [bonus_field_view(s, f) for f in range(BONUS_FIELDS)],
@@ -105,7 +109,8 @@ def resample_hidden(s: IquazuState, seat: int, rng: Rng) -> None:
     s.pile = pool
     for dark in (False, True):
         fields = [
-            f for f in range(BONUS_FIELDS)
+            f
+            for f in range(BONUS_FIELDS)
             if f // ROWS > s.frame and s.bonus[f] != NO_TILE and bonus_field_is_dark(f) == dark
         ]
         tiles = [s.bonus[f] for f in fields]

@@ -1,0 +1,1 @@
+"""Throughput benchmarks: random playouts, clones and determinisations, with OpenSpiel as a peer."""

@@ -1,0 +1,64 @@
+"""Bots: players that see only their seat's view and legal actions.
+
+A bot gets an :class:`Observation` (its seat, its legal actions and, on demand, its view) and
+returns one of the legal actions. Later bots (greedy, ISMCTS) join through :func:`make_bot`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from spieltafel.core import JSON, Rng, SpieltafelError
+
+
+@dataclass(frozen=True, slots=True)
+class Observation:
+    """What a bot may know when it must choose: nothing beyond its own seat's view."""
+
+    seat: int
+    legal: list[int]
+    _view: Callable[[], dict[str, JSON]] = field(repr=False)
+
+    @property
+    def view(self) -> dict[str, JSON]:
+        """The seat's view of the game (computed on demand: random play does not need it)."""
+        return self._view()
+
+
+class Bot(Protocol):
+    """A player program."""
+
+    name: str
+
+    def choose(self, observation: Observation) -> int:
+        """One of ``observation.legal``."""
+        ...
+
+
+class RandomBot:
+    """Plays a uniformly random legal action."""
+
+    name = "random"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = Rng(seed)
+
+    def choose(self, observation: Observation) -> int:
+        return self.rng.choice(observation.legal)
+
+
+BOTS: dict[str, Callable[[int], Bot]] = {"random": RandomBot}
+
+
+def make_bot(name: str, seed: int = 0) -> Bot:
+    """The bot called ``name``, with its own random generator seeded from ``seed``."""
+    factory = BOTS.get(name.strip().lower())
+    if factory is None:
+        raise SpieltafelError(f"unknown bot {name!r}; bots: {', '.join(BOTS)}")
+    return factory(seed)
+
+
+def bot_names() -> list[str]:
+    return list(BOTS)
