@@ -1,0 +1,41 @@
+"""Write the golden game records in tests/golden/: one random game per game and player count.
+
+Each file holds the record (game, options, seed, seats, actions, result) and the SHA-256 of the
+final full state. tests/test_golden.py replays them; a rule change that alters any game shows up
+there, and this script is rerun on purpose (review the diff) when the change is intended.
+
+    python scripts/make_golden.py
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+from spieltafel.bots import make_bot
+from spieltafel.core import State, all_games
+from spieltafel.match import play_game
+
+GOLDEN = Path(__file__).resolve().parent.parent / "tests" / "golden"
+SEED = 2017
+
+
+def state_digest(state: State) -> str:
+    return hashlib.sha256(json.dumps(state.to_json(), sort_keys=True).encode()).hexdigest()
+
+
+def main() -> None:
+    GOLDEN.mkdir(parents=True, exist_ok=True)
+    for game in all_games():
+        for players in range(game.min_players, game.max_players + 1):
+            bots = [make_bot("random", SEED * 10 + seat) for seat in range(players)]
+            state, record = play_game(game, players, SEED + players, bots)
+            path = GOLDEN / f"{game.name}-{players}p.json"
+            document = {"record": record.model_dump(mode="json"), "final_state_sha256": state_digest(state)}
+            path.write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
+            print(f"{path.name}: {len(record.actions)} actions, scores {state.scores()}")
+
+
+if __name__ == "__main__":
+    main()
