@@ -83,6 +83,11 @@ def test_malformed_files_exit_2(tmp_path: Path) -> None:
         bad.write_text(text)
         code, _, err = run("state", "view", str(bad))
         assert code == 2 and err.strip() and "Traceback" not in err
+    document = json.loads(run("state", "new", "iquazu", "--players", "2")[1])
+    for field, value in (("slots", [99] * 98), ("hands", [[1, 2, 3]]), ("phase", 9), ("pile", [7])):
+        bad.write_text(json.dumps({**document, field: value}))
+        code, _, err = run("state", "show", str(bad))
+        assert code == 2 and "malformed iquazu state" in err, (field, err)
     code, _, err = run("state", "view", str(tmp_path / "missing.json"))
     assert code == 2 and "cannot read" in err
     code, _, err = run("replay", str(bad))

@@ -8,7 +8,7 @@ from typing import Any, ClassVar, Self
 from spieltafel.core import JSON, Event, Game, IllegalActionError, Rng, State
 
 from . import notation, rules, text, view
-from .board import BONUS_FIELDS, ROWS, SLOTS, Layout, bonus_field_is_dark, layout
+from .board import BONUS_FIELDS, LAST_INTERIM, ROWS, SLOTS, Layout, bonus_field_is_dark, layout
 from .components import (
     CARDS_PER_COLOUR,
     DARK_TILES,
@@ -18,7 +18,7 @@ from .components import (
     TILE_KINDS,
     WATER_DROPS,
 )
-from .rules import ACTION, EMPTY, OVER, TILE_INDEX
+from .rules import ACTION, EMPTY, NO_TILE, OVER, TILE_INDEX, WATER
 
 
 class IquazuState(State):
@@ -186,11 +186,24 @@ def _copy(value: JSON) -> JSON:
 
 
 def _check_shape(state: IquazuState) -> None:
-    """Refuse a document whose parts have the wrong sizes (a hand-edited file, say)."""
+    """Refuse a document whose parts have the wrong sizes or values (a hand-edited file, say)."""
     n = state.players
-    if len(state.slots) != SLOTS or len(state.bonus) != BONUS_FIELDS:
-        raise ValueError("board size does not match Iquazú's")
-    if len(state.hands) != n or len(state.points) != n or len(state.supply) != n or len(state.tiles) != n:
-        raise ValueError("per-player lists do not match the player count")
+    if not 2 <= n <= 4:
+        raise ValueError(f"Iquazú has 2 to 4 players, not {n}")
+    if len(state.slots) != SLOTS or any(not WATER <= v < n for v in state.slots):
+        raise ValueError(f"slots must be {SLOTS} values from -2 (water) to {n - 1}")
+    if len(state.bonus) != BONUS_FIELDS or any(not NO_TILE <= t < len(TILE_KINDS) for t in state.bonus):
+        raise ValueError(f"bonus must be {BONUS_FIELDS} tile kinds or -1")
+    for name in ("hands", "tiles", "points", "supply"):
+        if len(getattr(state, name)) != n:
+            raise ValueError(f"{name} must have one entry per player")
+    counts = [*state.discards, *state.supply, *state.used_tiles, *state.removed_tiles, state.drops]
+    counts += [c for h in state.hands for c in h] + [c for t in state.tiles for c in t]
+    if any(not isinstance(c, int) or c < 0 for c in counts) or any(c not in (0, 1, 2) for c in state.pile):
+        raise ValueError("counts must be non-negative integers and cards colours 0–2")
+    if any(len(h) != 3 for h in state.hands) or any(len(t) != len(TILE_KINDS) for t in state.tiles):
+        raise ValueError("hands hold three colour counts, tiles one count per tile kind")
     if not 0 <= state.phase <= OVER or not 0 <= state.current < n or not 0 <= state.water_holder < n:
         raise ValueError("phase or seat out of range")
+    if not 0 <= state.frame <= LAST_INTERIM or state.actions_left < 0:
+        raise ValueError("frame or actions out of range")
