@@ -78,14 +78,17 @@ def placements(s: IquazuState, seat: int) -> list[int]:
     slots = s.slots
     actions: list[int] = []
     for cost in range(1, FRAME_COLUMNS + 1):
+        by_colour = [affordable(False, colour, cost, w, b, o) for colour in range(3)]
+        any_colour = affordable(True, 0, cost, w, b, o) if has_any else ()
+        if not (by_colour[0] or by_colour[1] or by_colour[2] or any_colour):
+            break  # the hand pays for nothing in this column, so for nothing in dearer ones
         column = s.frame + cost - 1
         for slot in range(COLUMN_STARTS[column], COLUMN_STARTS[column + 1]):
-            if slots[slot] != EMPTY:
-                continue
-            base = slot * PATTERN_COUNT
-            actions.extend([base + p for p in affordable(False, colours[slot], cost, w, b, o)])
-            if has_any:
-                actions.extend([base + p for p in affordable(True, 0, cost, w, b, o)])
+            if slots[slot] == EMPTY:
+                base = slot * PATTERN_COUNT
+                actions.extend([base + p for p in by_colour[colours[slot]]])
+                if any_colour:
+                    actions.extend([base + p for p in any_colour])
     return actions
 
 
