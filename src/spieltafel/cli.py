@@ -111,6 +111,8 @@ def describe_event(view: dict[str, Any]) -> str:
     """One line for an event as the person's seat sees it."""
     seat = view.get("seat")
     who = f"seat {seat}: " if isinstance(seat, int) else ""
+    if view["kind"] == "turn":
+        return f"→ seat {seat} to play"
     if "notation" in view:
         return f"{who}{view['notation']}"
     details = ", ".join(f"{k} {v}" for k, v in view.items() if k not in ("kind", "seat"))
