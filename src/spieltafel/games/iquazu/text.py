@@ -73,7 +73,11 @@ def players_table(s: IquazuState, seat: int | None) -> Table:
     for p in range(s.players):
         colour = PLAYER_COLOURS[p]
         hand = s.hands[p]
-        cards = " ".join(f"{CARD_COLOURS[c]}{hand[c]}" for c in range(3)) if p == seat else f"{sum(hand)} card{'s' * (sum(hand) != 1)}"
+        cards = (
+            " ".join(f"{CARD_COLOURS[c]}{hand[c]}" for c in range(3))
+            if p == seat
+            else f"{sum(hand)} card{'s' * (sum(hand) != 1)}"
+        )
         tiles = ", ".join(f"{TILE_KINDS[t][0]}×{n}" for t, n in enumerate(s.tiles[p]) if n) or "-"
         boxes = " ".join(b for b, holder in (("gems", s.current), ("water", s.water_holder)) if holder == p)
         marker = "▶ " if p == s.current and s.phase != 3 else "  "
