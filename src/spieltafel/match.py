@@ -22,7 +22,9 @@ class GameSummary:
 
 def choose(bot: Bot, state: State, seat: int) -> int:
     """Ask ``bot`` for ``seat``'s action, showing it only that seat's view."""
-    return bot.choose(Observation(seat, state.legal_actions(seat), lambda: state.view(seat)))
+    return bot.choose(
+        Observation(seat, state.legal_actions(seat), lambda: state.view(seat), lambda rng: state.determinise(seat, rng))
+    )
 
 
 def play_game(

@@ -110,6 +110,16 @@ def test_views_do_not_change_with_hidden_information(game: Game, players: int) -
 
 
 @pytest.mark.parametrize(("game", "players"), CASES, ids=IDS)
+def test_determinise_depends_only_on_the_seats_view(game: Game, players: int) -> None:
+    """Two states seat i cannot tell apart give the same determinisation for the same rng: search
+    bots that simulate on determinisations are then honest by construction."""
+    for number, (state, _, _) in enumerate(positions(game, players, SEEDS[0])):
+        for seat in range(players):
+            other = state.determinise(seat, Rng(number + 100))
+            assert dump(state.determinise(seat, Rng(number))) == dump(other.determinise(seat, Rng(number)))
+
+
+@pytest.mark.parametrize(("game", "players"), CASES, ids=IDS)
 def test_views_hold_no_secrets(game: Game, players: int) -> None:
     for state, _, _ in positions(game, players, SEEDS[0]):
         for seat in [None, *range(players)]:

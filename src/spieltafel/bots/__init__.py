@@ -10,21 +10,31 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from spieltafel.core import JSON, Rng, SpieltafelError
+from spieltafel.core import JSON, Rng, SpieltafelError, State
 
 
 @dataclass(frozen=True, slots=True)
 class Observation:
-    """What a bot may know when it must choose: nothing beyond its own seat's view."""
+    """What a bot may know when it must choose: nothing beyond its own seat's view.
+
+    ``sample(rng)`` gives a full state drawn from the seat's information set (the engine's
+    ``determinise``, which depends only on the seat's view and ``rng``): search bots simulate on
+    such samples, never on the real state.
+    """
 
     seat: int
     legal: list[int]
     _view: Callable[[], dict[str, JSON]] = field(repr=False)
+    _sample: Callable[[Rng], State] = field(repr=False)
 
     @property
     def view(self) -> dict[str, JSON]:
         """The seat's view of the game (computed on demand: random play does not need it)."""
         return self._view()
+
+    def sample(self, rng: Rng) -> State:
+        """A full state consistent with the seat's view, hidden information drawn with ``rng``."""
+        return self._sample(rng)
 
 
 class Bot(Protocol):

@@ -91,12 +91,14 @@ def view(s: IquazuState, seat: int | None) -> dict[str, JSON]:
 def resample_hidden(s: IquazuState, seat: int, rng: Rng) -> None:
     """Redeal what ``seat`` cannot see, consistently with its view: the other hands and the draw
     pile are shuffled together and dealt back in their sizes; face-down tiles are shuffled among the
-    fields of their back colour; the game's own generator is reseeded."""
+    fields of their back colour; the game's own generator is reseeded. What is shuffled is sorted
+    first, so the result depends only on the seat's view and ``rng``, never on the hidden truth."""
     pool: list[int] = list(s.pile)
     for other in range(s.players):
         if other != seat:
             hand = s.hands[other]
             pool.extend(colour for colour in range(3) for _ in range(hand[colour]))
+    pool.sort()
     rng.shuffle(pool)
     for other in range(s.players):
         if other != seat:
@@ -113,7 +115,7 @@ def resample_hidden(s: IquazuState, seat: int, rng: Rng) -> None:
             for f in range(BONUS_FIELDS)
             if f // ROWS > s.frame and s.bonus[f] != NO_TILE and bonus_field_is_dark(f) == dark
         ]
-        tiles = [s.bonus[f] for f in fields]
+        tiles = sorted(s.bonus[f] for f in fields)
         rng.shuffle(tiles)
         for f, tile in zip(fields, tiles, strict=True):
             s.bonus[f] = tile
