@@ -59,7 +59,35 @@ class RandomBot:
         return self.rng.choice(observation.legal)
 
 
-BOTS: dict[str, Callable[[int], Bot]] = {"random": RandomBot}
+def _greedy(seed: int) -> Bot:
+    from .greedy import GreedyBot
+
+    return GreedyBot(seed)
+
+
+def _ismcts(iterations: int | None, seconds: float | None, name: str) -> Callable[[int], Bot]:
+    def make(seed: int) -> Bot:
+        from .ismcts import IsmctsBot
+
+        bot = IsmctsBot(seed, iterations=iterations, seconds=seconds)
+        bot.name = name
+        return bot
+
+    return make
+
+
+BOTS: dict[str, Callable[[int], Bot]] = {
+    "random": RandomBot,
+    "greedy": _greedy,
+    "ismcts": _ismcts(1000, 1.0, "ismcts"),
+    "easy": _greedy,
+    "medium": _ismcts(100, 1.0, "medium"),
+    "hard": _ismcts(400, 1.0, "hard"),
+    "expert": _ismcts(None, 1.0, "expert"),
+}
+"""Bot names and difficulty levels. Levels: easy = greedy (one-ply heuristic); medium = ISMCTS, 100
+iterations; hard = ISMCTS, 400 iterations; expert = ISMCTS for 1 s. Every ISMCTS level stops at 1 s
+per move at the latest; iteration budgets are reproducible as long as that cap is not reached."""
 
 
 def make_bot(name: str, seed: int = 0) -> Bot:

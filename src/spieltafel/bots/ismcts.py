@@ -1,0 +1,218 @@
+"""Information-set Monte Carlo tree search (single-observer ISMCTS), game-agnostic.
+
+Every iteration draws a full state from the bot's information set (``Observation.sample``: the
+engine's determinisation, which depends only on the seat's view), descends the tree along actions
+legal in that sample (UCB with availability counts, Cowling, Powley & Whitehouse 2012), expands one
+action, plays on at random and backs up each seat's reward. If the game has a heuristic
+(``games/<game>/heuristics.values``), the random playout stops after ``rollout_depth`` actions and
+the heuristic's values give the rewards; otherwise it runs to the end of the game.
+
+Simultaneous choices (several seats in ``seats_to_act()``) are handled with decoupled UCT: at such
+a node every seat picks its action from its *own* statistics, without seeing the others' choices,
+and the joint choice leads to the child.
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+import time
+from collections.abc import Callable
+
+from spieltafel.core import Rng, State
+
+from . import Observation
+
+Values = Callable[[State], list[float]]
+
+Joint = tuple[tuple[int, int], ...]
+
+
+class Node:
+    """A tree node: reached by an action (or a joint choice) from its parent."""
+
+    __slots__ = ("available", "children", "reward", "simultaneous", "visits")
+
+    def __init__(self) -> None:
+        self.children: dict[int | Joint, Node] = {}
+        self.visits = 0
+        self.available = 0
+        self.reward = 0.0
+        """Sum of the rewards of the seat that chose the action leading here."""
+        self.simultaneous: dict[int, dict[int, list[float]]] = {}
+        """Decoupled statistics at a simultaneous node: seat → action → [visits, reward]."""
+
+
+def rewards(state: State) -> list[float]:
+    """Reward per seat at the end of a game: a win (ties split) counts 0.75, the score relative to
+    the best and worst score 0.25, so that a search also prefers better losses and bigger wins."""
+    scores = state.scores()
+    winners = state.winners()
+    low, high = min(scores), max(scores)
+    spread = (high - low) or 1
+    return [
+        (0.75 / len(winners) if seat in winners else 0.0) + 0.25 * (scores[seat] - low) / spread
+        for seat in range(state.players)
+    ]
+
+
+def leaf_rewards(values: list[float], temperature: float) -> list[float]:
+    """Rewards from a heuristic's per-seat values at a cut-off: a softmax, i.e. the chance of each
+    seat to end up first if the values are points with some noise of size ``temperature``."""
+    top = max(values)
+    weights = [math.exp((v - top) / temperature) for v in values]
+    total = sum(weights)
+    return [w / total for w in weights]
+
+
+def random_playout(state: State, rng: Rng, depth: int | None = None) -> None:
+    """Play uniformly random legal actions: to the end, or ``depth`` actions at most."""
+    steps = 0
+    while depth is None or steps < depth:
+        seats = state.seats_to_act()
+        if not seats:
+            return
+        seat = seats[0]
+        state.step(seat, rng.choice(state.legal_actions(seat)))
+        steps += 1
+
+
+def game_values(game: str) -> Values | None:
+    """The game's heuristic per-seat values (``heuristics.values``), if it has one."""
+    try:
+        module = importlib.import_module(f"spieltafel.games.{game}.heuristics")
+    except ModuleNotFoundError:
+        return None
+    values: Values | None = getattr(module, "values", None)
+    return values
+
+
+class IsmctsBot:
+    """ISMCTS with a budget of ``iterations`` and/or ``seconds`` per move.
+
+    With an iteration budget (and no time cap reached) the choice depends only on the seat's
+    information and the bot's seed: reproducible. ``seconds`` caps the time per move.
+    """
+
+    def __init__(
+        self,
+        seed: int = 0,
+        iterations: int | None = 1000,
+        seconds: float | None = None,
+        exploration: float = 0.7,
+        rollout_depth: int | None = 8,
+        temperature: float = 4.0,
+    ) -> None:
+        if iterations is None and seconds is None:
+            raise ValueError("ISMCTS needs a budget: iterations, seconds or both")
+        self.name = "ismcts"
+        self.rng = Rng(seed)
+        self.iterations = iterations
+        self.seconds = seconds
+        self.exploration = exploration
+        self.rollout_depth = rollout_depth
+        self.temperature = temperature
+        self.last_iterations = 0
+        self._values: Values | None = None
+
+    def choose(self, observation: Observation) -> int:
+        if len(observation.legal) == 1:
+            return observation.legal[0]
+        root = Node()
+        first = observation.sample(self.rng)
+        self._values = game_values(first.game.name) if self.rollout_depth is not None else None
+        deadline = time.perf_counter() + self.seconds if self.seconds is not None else math.inf
+        done = 0
+        while (self.iterations is None or done < self.iterations) and (done == 0 or time.perf_counter() < deadline):
+            self._iterate(root, observation.sample(self.rng))
+            done += 1
+        self.last_iterations = done
+        return self._best(root, observation)
+
+    def _best(self, root: Node, observation: Observation) -> int:
+        """The most visited action of the observing seat at the root."""
+        seat = observation.seat
+        if root.simultaneous:
+            stats = root.simultaneous.get(seat, {})
+            visits = {a: s[0] for a, s in stats.items()}
+        else:
+            visits = {a: c.visits for a, c in root.children.items() if isinstance(a, int)}
+        return max(observation.legal, key=lambda a: (visits.get(a, 0), -a))
+
+    def _iterate(self, root: Node, state: State) -> None:
+        path: list[tuple[Node, int | Joint, int | dict[int, int]]] = []
+        node = root
+        expanded = False
+        while not expanded:
+            seats = state.seats_to_act()
+            if not seats:
+                break
+            if len(seats) > 1:
+                joint = self._choose_jointly(node, state, seats)
+                key: int | Joint = tuple(sorted(joint.items()))
+                for seat, action in joint.items():
+                    state.step(seat, action)
+                path.append((node, key, joint))
+            else:
+                seat = seats[0]
+                action, expanded = self._select(node, state, seat)
+                state.step(seat, action)
+                key = action
+                path.append((node, key, seat))
+            child = node.children.get(key)
+            if child is None:
+                child = node.children[key] = Node()
+                expanded = True
+            node = child
+        if self._values is None:
+            random_playout(state, self.rng)
+        else:
+            random_playout(state, self.rng, self.rollout_depth)
+        if state.is_over or self._values is None:
+            reward = rewards(state)
+        else:
+            reward = leaf_rewards(self._values(state), self.temperature)
+        for parent, key, chooser in path:
+            child = parent.children[key]
+            child.visits += 1
+            if isinstance(chooser, dict):
+                for seat, action in chooser.items():
+                    stat = parent.simultaneous[seat][action]
+                    stat[0] += 1
+                    stat[1] += reward[seat]
+            else:
+                child.reward += reward[chooser]
+
+    def _select(self, node: Node, state: State, seat: int) -> tuple[int, bool]:
+        """UCB over the children available in this sample; an untried action first."""
+        legal = state.legal_actions(seat)
+        untried = [a for a in legal if a not in node.children]
+        if untried:
+            return self.rng.choice(untried), True
+        best, best_value = legal[0], -math.inf
+        for action in legal:
+            child = node.children[action]
+            child.available += 1
+            value = child.reward / child.visits + self.exploration * math.sqrt(math.log(child.available) / child.visits)
+            if value > best_value:
+                best, best_value = action, value
+        return best, False
+
+    def _choose_jointly(self, node: Node, state: State, seats: tuple[int, ...]) -> dict[int, int]:
+        """Decoupled UCT: each seat chooses from its own statistics, blind to the others' choices."""
+        joint: dict[int, int] = {}
+        for seat in seats:
+            stats = node.simultaneous.setdefault(seat, {})
+            legal = state.legal_actions(seat)
+            untried = [a for a in legal if a not in stats]
+            if untried:
+                action = self.rng.choice(untried)
+                stats[action] = [0, 0.0]
+            else:
+                total = math.log(sum(stats[a][0] for a in legal) or 1)
+                action = max(
+                    legal,
+                    key=lambda a: stats[a][1] / stats[a][0] + self.exploration * math.sqrt(total / stats[a][0]),
+                )
+            joint[seat] = action
+        return joint
