@@ -18,6 +18,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from spieltafel.arena.command import arena_command
 from spieltafel.bots import Bot, make_bot
 from spieltafel.core import (
     Game,
@@ -468,6 +469,9 @@ def _print_bench(rows: list[dict[str, Any]], peer: dict[str, float] | None) -> N
     out.print(table)
     if peer:
         out.print(f"OpenSpiel backgammon (C++ via pyspiel): {peer['actions_per_second']:,.0f} actions/s")
+
+
+app.command("arena")(arena_command)
 
 
 def main() -> None:
