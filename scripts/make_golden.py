@@ -1,4 +1,5 @@
-"""Write the golden game records in tests/golden/: one random game per game and player count.
+"""Write the golden game records in tests/golden/: one random game per game and player count with
+the default options, and one per other value of each option (at the smallest player count).
 
 Each file holds the record (game, options, seed, seats, actions, result) and the SHA-256 of the
 final full state. tests/test_golden.py replays them; a rule change that alters any game shows up
@@ -14,7 +15,7 @@ import json
 from pathlib import Path
 
 from spieltafel.bots import make_bot
-from spieltafel.core import State, all_games
+from spieltafel.core import Game, State, all_games
 from spieltafel.match import play_game
 
 GOLDEN = Path(__file__).resolve().parent.parent / "tests" / "golden"
@@ -25,16 +26,26 @@ def state_digest(state: State) -> str:
     return hashlib.sha256(json.dumps(state.to_json(), sort_keys=True).encode()).hexdigest()
 
 
+def golden_cases(game: Game) -> list[tuple[int, dict[str, str], str]]:
+    """(players, options, file stem) of every golden game of ``game``."""
+    cases = [(n, {}, f"{game.name}-{n}p") for n in range(game.min_players, game.max_players + 1)]
+    for option in game.options:
+        for value in option.choices:
+            if value != option.default:
+                stem = f"{game.name}-{game.min_players}p-{option.name}-{value}"
+                cases.append((game.min_players, {option.name: value}, stem))
+    return cases
+
+
 def main() -> None:
     GOLDEN.mkdir(parents=True, exist_ok=True)
     for game in all_games():
-        for players in range(game.min_players, game.max_players + 1):
+        for players, options, stem in golden_cases(game):
             bots = [make_bot("random", SEED * 10 + seat) for seat in range(players)]
-            state, record = play_game(game, players, SEED + players, bots)
-            path = GOLDEN / f"{game.name}-{players}p.json"
+            state, record = play_game(game, players, SEED + players, bots, options)
             document = {"record": record.model_dump(mode="json"), "final_state_sha256": state_digest(state)}
-            path.write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
-            print(f"{path.name}: {len(record.actions)} actions, scores {state.scores()}")
+            (GOLDEN / f"{stem}.json").write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
+            print(f"{stem}: {len(record.actions)} actions, scores {state.scores()}")
 
 
 if __name__ == "__main__":

@@ -14,8 +14,15 @@ GOLDEN = Path(__file__).parent / "golden"
 FILES = sorted(GOLDEN.glob("*.json"))
 
 
-def test_every_game_and_player_count_has_a_golden_record() -> None:
+def test_every_game_player_count_and_option_value_has_a_golden_record() -> None:
     expected = {f"{g.name}-{n}p.json" for g in all_games() for n in range(g.min_players, g.max_players + 1)}
+    expected |= {
+        f"{g.name}-{g.min_players}p-{o.name}-{v}.json"
+        for g in all_games()
+        for o in g.options
+        for v in o.choices
+        if v != o.default
+    }
     assert expected <= {f.name for f in FILES}
 
 

@@ -81,12 +81,12 @@ BOTS: dict[str, Callable[[int], Bot]] = {
     "greedy": _greedy,
     "ismcts": _ismcts(1000, 1.0, "ismcts"),
     "easy": _greedy,
-    "medium": _ismcts(100, 1.0, "medium"),
-    "hard": _ismcts(400, 1.0, "hard"),
+    "medium": _ismcts(200, 1.0, "medium"),
+    "hard": _ismcts(1000, 1.0, "hard"),
     "expert": _ismcts(None, 1.0, "expert"),
 }
-"""Bot names and difficulty levels. Levels: easy = greedy (one-ply heuristic); medium = ISMCTS, 100
-iterations; hard = ISMCTS, 400 iterations; expert = ISMCTS for 1 s. Every ISMCTS level stops at 1 s
+"""Bot names and difficulty levels. Levels: easy = greedy (one-ply heuristic); medium = ISMCTS, 200
+iterations; hard = ISMCTS, 1000 iterations; expert = ISMCTS for 1 s. Every ISMCTS level stops at 1 s
 per move at the latest; iteration budgets are reproducible as long as that cap is not reached."""
 
 

@@ -1,0 +1,44 @@
+"""Haleakala (Klerner & Racky; first published as "Haus der Sonne", Feuerland 2015), 2 players:
+shamans, statues and lava on a volcano island."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from spieltafel.core import JSON, Game, OptionSpec, State, register
+
+from .notation import ACTION_SPACE
+from .state import HaleakalaState
+
+
+class Haleakala(Game):
+    """The game Haleakala: registry entry and state factory."""
+
+    name = "haleakala"
+    title = "Haleakala"
+    min_players = 2
+    max_players = 2
+    options = (
+        OptionSpec(
+            "variant",
+            ("basic", "tactical"),
+            "basic",
+            "basic game (lava cards in the palm decks) or the tactical variant (lava discs summon the lava, "
+            "no lava cards, no buying before a scoring)",
+        ),
+    )
+
+    def action_space_size(self, players: int) -> int:
+        return ACTION_SPACE
+
+    def _new_state(self, players: int, seed: int, options: dict[str, str]) -> State:
+        return HaleakalaState(players, seed, options)
+
+    def _state_from_json(self, data: Mapping[str, JSON]) -> State:
+        return HaleakalaState.from_json(data)
+
+
+GAME = register(Haleakala())
+HaleakalaState.game = GAME
+
+__all__ = ["GAME", "Haleakala", "HaleakalaState"]
