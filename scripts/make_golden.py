@@ -1,5 +1,5 @@
-"""Write the golden game records in tests/golden/: one random game per game and player count with
-the default options, and one per other value of each option (at the smallest player count).
+"""Write the golden game records in tests/golden/: one game between greedy bots per game and player
+count with the default options, and one per other value of each option (at the smallest player count).
 
 Each file holds the record (game, options, seed, seats, actions, result) and the SHA-256 of the
 final full state. tests/test_golden.py replays them; a rule change that alters any game shows up
@@ -20,6 +20,8 @@ from spieltafel.match import play_game
 
 GOLDEN = Path(__file__).resolve().parent.parent / "tests" / "golden"
 SEED = 2017
+BOT = "greedy"
+"""Greedy bots play the golden games: unlike random play they reach every game's real endings."""
 
 
 def state_digest(state: State) -> str:
@@ -41,7 +43,7 @@ def main() -> None:
     GOLDEN.mkdir(parents=True, exist_ok=True)
     for game in all_games():
         for players, options, stem in golden_cases(game):
-            bots = [make_bot("random", SEED * 10 + seat) for seat in range(players)]
+            bots = [make_bot(BOT, SEED * 10 + seat) for seat in range(players)]
             state, record = play_game(game, players, SEED + players, bots, options)
             document = {"record": record.model_dump(mode="json"), "final_state_sha256": state_digest(state)}
             (GOLDEN / f"{stem}.json").write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")

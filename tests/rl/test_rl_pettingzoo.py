@@ -90,9 +90,9 @@ def test_reset_seed_deals_the_engine_game() -> None:
 
 
 def test_options_reach_the_game() -> None:
-    env = rl.env("niagara", 3, round_limit="none", ending="finish-round")
+    env = rl.env("niagara", 3, round_limit="200", ending="finish-round")
     env.reset(seed=0)
-    assert env.engine_state.options["round-limit"] == "none"
+    assert env.engine_state.options["round-limit"] == "200"
     assert env.engine_state.options["ending"] == "finish-round"
 
 

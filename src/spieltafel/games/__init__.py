@@ -6,7 +6,7 @@ its own ``__init__``); the conformance suite then covers it automatically.
 
 from importlib import import_module
 
-BUILTIN = ("iquazu", "haleakala")
+BUILTIN = ("iquazu", "haleakala", "niagara")
 
 for _name in BUILTIN:
     import_module(f"{__name__}.{_name}")

@@ -1,0 +1,73 @@
+"""Niagara (Zoch 2004, Thomas Liesching), 3–5 players: gems, canoes and a river that flows."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from spieltafel.core import JSON, Game, OptionSpec, State, register
+
+from .notation import ACTION_SPACE
+from .state import NiagaraState
+
+
+class Niagara(Game):
+    """The game Niagara: registry entry and state factory. Paddle cards are chosen simultaneously
+    and in secret, so several seats act at once in that phase."""
+
+    name = "niagara"
+    title = "Niagara"
+    min_players = 3
+    max_players = 5
+    simultaneous = True
+    options = (
+        OptionSpec(
+            "second-canoe",
+            ("moves", "launch-only"),
+            "moves",
+            "a canoe launched while the other is on the water moves the card's full value (the rules "
+            "published online) or is only put on the first disc (the printed rules)",
+        ),
+        OptionSpec(
+            "ending",
+            ("immediate", "finish-round"),
+            "immediate",
+            "the first player to meet a goal wins at once, or the round is finished and of those who "
+            "meet a goal the highest gem value wins (ties share)",
+        ),
+        OptionSpec(
+            "loading",
+            ("ends", "anywhere"),
+            "ends",
+            "gems are loaded or unloaded only before a canoe's first step or after its last (online "
+            "implementations), or at any point of its move (the summary does not restrict it)",
+        ),
+        OptionSpec(
+            "direction",
+            ("per-canoe", "per-turn"),
+            "per-canoe",
+            "each canoe keeps one direction for its move (the two may differ), or all of a player's "
+            "canoes go the same way in a turn",
+        ),
+        OptionSpec(
+            "round-limit",
+            ("100", "200"),
+            "100",
+            "safety rule (not in the published rules, which can loop forever): the game ends after this "
+            "round; the most banked gems win, then the highest gem value, ties share",
+        ),
+    )
+
+    def action_space_size(self, players: int) -> int:
+        return ACTION_SPACE
+
+    def _new_state(self, players: int, seed: int, options: dict[str, str]) -> State:
+        return NiagaraState(players, seed, options)
+
+    def _state_from_json(self, data: Mapping[str, JSON]) -> State:
+        return NiagaraState.from_json(data)
+
+
+GAME = register(Niagara())
+NiagaraState.game = GAME
+
+__all__ = ["GAME", "Niagara", "NiagaraState"]

@@ -1,0 +1,148 @@
+"""The river's mechanics: one canoe's move as a small automaton, and the river's flow.
+
+A canoe's move is a sequence of steps and gem actions worth the card's full value ("Paddelpunkte
+müssen immer komplett benutzt werden, ausser man überquert das Seil"). Its progress is a
+:data:`Leg` tuple; :func:`choices` lists the step kinds that can still end in a complete move,
+so a seat is never offered a step that would leave points it cannot use.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Final
+
+from .components import CAVE_AT, DOWNSTREAM, FALLEN, FORK, LOAD_COST, SHORE, UPSTREAM
+from .notation import DOWN, LEFT, LOAD, RIGHT, UNLOAD, UP
+
+Leg = tuple[int, int, int, int, bool, tuple[int, ...], bool, bool]
+"""(space, points left, heading, stage, loaded, cave levels, launch only, gems anywhere).
+
+Cave levels are ``min(gems in the cave, 2)``: all a move needs to know is whether a cave holds a
+gem, and after one load whether it still does."""
+
+NO_HEADING: Final = 0
+UPSTREAM_HEADING: Final = 1
+DOWNSTREAM_HEADING: Final = 2
+HEADING_NAMES: Final = ("none", "upstream", "downstream")
+
+START: Final = 0
+"""Stage: no step taken yet; gems may be loaded or unloaded before the canoe sets off."""
+MOVING: Final = 1
+"""Stage: the canoe has taken a step; it may go on in its direction or act on gems at its end."""
+ENDING: Final = 2
+"""Stage: the canoe acted on a gem after moving; the move ends with gem actions only."""
+STAGE_NAMES: Final = ("start", "moving", "ending")
+
+def _downstream_kind(space: int, target: int) -> int:
+    if space != FORK:
+        return DOWN
+    return LEFT if target == DOWNSTREAM[FORK][0] else RIGHT
+
+
+Step = tuple[int, Leg, bool]
+"""(step kind, the leg after it, whether that completes the move)."""
+
+
+@cache
+def transitions(leg: Leg) -> tuple[Step, ...]:
+    """Every step kind open to a canoe now, the leg after it and whether the move is then complete.
+
+    Rules: one step per point, one direction per move; landing over the rope ends the move and may
+    waste points; no canoe paddles over the falls; loading or unloading costs 2 points and, unless
+    gems may be handled anywhere (option), only before the first step or after the last.
+    """
+    space, points, heading, stage, loaded, levels, launch_only, anywhere = leg
+    found: list[Step] = []
+    if stage != ENDING:
+        if heading != DOWNSTREAM_HEADING and space != SHORE:
+            target = UPSTREAM[space]
+            after = (target, points - 1, UPSTREAM_HEADING, MOVING, loaded, levels, launch_only, anywhere)
+            found.append((UP, after, target == SHORE or points == 1))
+        if heading != UPSTREAM_HEADING:
+            for target in DOWNSTREAM[space]:
+                after = (target, points - 1, DOWNSTREAM_HEADING, MOVING, loaded, levels, launch_only, anywhere)
+                done = (space == SHORE and launch_only) or points == 1
+                found.append((_downstream_kind(space, target), after, done))
+    cave = CAVE_AT[space]
+    if cave >= 0 and points >= LOAD_COST:
+        next_stage = stage if anywhere or stage == START else ENDING
+        if loaded:
+            raised = _level(levels, cave, min(levels[cave] + 1, 2))
+            after = (space, points - LOAD_COST, heading, next_stage, False, raised, launch_only, anywhere)
+            found.append((UNLOAD, after, points == LOAD_COST))
+        elif levels[cave]:
+            lowered = _level(levels, cave, levels[cave] - 1)
+            after = (space, points - LOAD_COST, heading, next_stage, True, lowered, launch_only, anywhere)
+            found.append((LOAD, after, points == LOAD_COST))
+    return tuple(found)
+
+
+def _level(levels: tuple[int, ...], cave: int, value: int) -> tuple[int, ...]:
+    return (*levels[:cave], value, *levels[cave + 1 :])
+
+
+@cache
+def completable(leg: Leg) -> bool:
+    """True when the canoe can still use its points exactly (or land)."""
+    return any(done or completable(after) for _, after, done in transitions(leg))
+
+
+@cache
+def choices(leg: Leg) -> tuple[int, ...]:
+    """The step kinds of :func:`transitions` after which the move can still be completed."""
+    return tuple(kind for kind, after, done in transitions(leg) if done or completable(after))
+
+
+Partner = tuple[int, int, bool]
+"""The player's other canoe that must still move: (space, points, loaded)."""
+
+
+def _partner_completable(final: Leg, partner: Partner) -> bool:
+    """Option ``direction=per-turn``: after a complete move ending as ``final`` (its heading, the caves
+    as it left them), the partner canoe can complete a move in the same direction."""
+    space, points, loaded = partner
+    return completable((space, points, final[2], START, loaded, final[5], False, final[7]))
+
+
+@cache
+def completable_then(leg: Leg, partner: Partner) -> bool:
+    """True when ``leg`` can be completed so that the partner canoe can complete its move afterwards."""
+    return any(
+        _partner_completable(after, partner) if done else completable_then(after, partner)
+        for _, after, done in transitions(leg)
+    )
+
+
+@cache
+def joint_choices(leg: Leg, partner: Partner) -> tuple[int, ...]:
+    """The step kinds after which this canoe's move and then its partner's can both be completed."""
+    return tuple(
+        kind
+        for kind, after, done in transitions(leg)
+        if (_partner_completable(after, partner) if done else completable_then(after, partner))
+    )
+
+
+def push_disc(river: list[int], aside: list[int], arm: tuple[int, int]) -> None:
+    """"Vom Seil aus ... einschieben": a disc from beside the board enters at the rope, every disc
+    before the fork moves one space on, the disc at space 5 enters ``arm`` and the arm's last disc
+    goes over the falls and is laid aside. ``river[i]`` is the disc on space ``i + 1``."""
+    first, last = arm
+    aside.append(river[last - 1])
+    river[last - 1] = river[first - 1]
+    river[first - 1] = river[FORK - 1]
+    river[1:FORK] = river[0 : FORK - 1]
+    river[0] = aside.pop(0)
+
+
+def carried(space: int, arm: tuple[int, int]) -> int:
+    """Where a canoe on ``space`` is after one disc was pushed into ``arm`` (FALLEN past the last)."""
+    if SHORE < space < FORK:
+        return space + 1
+    if space == FORK:
+        return arm[0]
+    if space == arm[0]:
+        return arm[1]
+    if space == arm[1]:
+        return FALLEN
+    return space
