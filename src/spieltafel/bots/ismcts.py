@@ -77,14 +77,16 @@ def random_playout(state: State, rng: Rng, depth: int | None = None) -> None:
         steps += 1
 
 
-def game_values(game: str) -> Values | None:
-    """The game's heuristic per-seat values (``heuristics.values``), if it has one."""
+def game_values(game: str) -> tuple[Values | None, float | None]:
+    """The game's heuristic per-seat values (``heuristics.values``) and the noise of those values
+    (``heuristics.TEMPERATURE``, in the values' own unit), where the game has them."""
     try:
         module = importlib.import_module(f"spieltafel.games.{game}.heuristics")
     except ModuleNotFoundError:
-        return None
+        return None, None
     values: Values | None = getattr(module, "values", None)
-    return values
+    temperature: float | None = getattr(module, "TEMPERATURE", None)
+    return values, temperature
 
 
 class IsmctsBot:
@@ -101,7 +103,7 @@ class IsmctsBot:
         seconds: float | None = None,
         exploration: float = 0.7,
         rollout_depth: int | None = 8,
-        temperature: float = 4.0,
+        temperature: float | None = None,
     ) -> None:
         if iterations is None and seconds is None:
             raise ValueError("ISMCTS needs a budget: iterations, seconds or both")
@@ -112,15 +114,19 @@ class IsmctsBot:
         self.exploration = exploration
         self.rollout_depth = rollout_depth
         self.temperature = temperature
+        """Softmax temperature of the cut-off values; None: the game's own, else 4."""
         self.last_iterations = 0
         self._values: Values | None = None
+        self._temperature = 4.0
 
     def choose(self, observation: Observation) -> int:
         if len(observation.legal) == 1:
             return observation.legal[0]
         root = Node()
         first = observation.sample(self.rng)
-        self._values = game_values(first.game.name) if self.rollout_depth is not None else None
+        values, temperature = game_values(first.game.name)
+        self._values = values if self.rollout_depth is not None else None
+        self._temperature = self.temperature or temperature or 4.0
         deadline = time.perf_counter() + self.seconds if self.seconds is not None else math.inf
         done = 0
         while (self.iterations is None or done < self.iterations) and (done == 0 or time.perf_counter() < deadline):
@@ -171,7 +177,7 @@ class IsmctsBot:
         if state.is_over or self._values is None:
             reward = rewards(state)
         else:
-            reward = leaf_rewards(self._values(state), self.temperature)
+            reward = leaf_rewards(self._values(state), self._temperature)
         for parent, key, chooser in path:
             child = parent.children[key]
             child.visits += 1

@@ -23,6 +23,8 @@ COLUMN_CERTAINTY = (1.0, 0.7, 0.5, 0.35, 0.25)
 TILE_WORTH = {"cards": 1.2, "any": 1.5, "double": 2.0}
 ROW_LEAD_WORTH = 1.5
 CARD_WORTH = 0.45
+TEMPERATURE = 4.0
+"""How uncertain the values are, in points: the softmax temperature of search bots' cut-off rewards."""
 
 
 def seat_value(s: State, seat: int) -> float:
