@@ -10,21 +10,20 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import Annotated, Any
 
 import typer
 from rich.columns import Columns
-from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from spieltafel.arena.command import arena_command
 from spieltafel.bots import Bot, make_bot
+from spieltafel.console import err, out, parse_options, user_errors
 from spieltafel.core import (
     Game,
     GameRecord,
     Recorder,
-    RecordMismatchError,
     SpieltafelError,
     State,
     StateFormatError,
@@ -39,27 +38,6 @@ from spieltafel.match import GameSummary, choose, play_game
 app = typer.Typer(add_completion=False, no_args_is_help=True, help="Spieltafel: Iquazú, Haleakala and Niagara.")
 state_app = typer.Typer(no_args_is_help=True, help="Inspect and drive a full-state JSON file.")
 app.add_typer(state_app, name="state")
-out = Console()
-err = Console(stderr=True)
-
-
-def fail(message: str, code: int = 2) -> NoReturn:
-    """One clear line on stderr and an exit code: 2 for bad input, 1 for a failed check."""
-    err.print(f"[bold red]error:[/] {message}", highlight=False, soft_wrap=True)
-    raise typer.Exit(code)
-
-
-@contextmanager
-def user_errors() -> Iterator[None]:
-    """Turn the engine's errors about user input into a message and exit code 2."""
-    try:
-        yield
-    except RecordMismatchError as error:
-        fail(str(error), 1)
-    except SpieltafelError as error:
-        fail(str(error))
-
-
 def bots_for(names: str, count: int, seed: int) -> list[Bot]:
     """``count`` bots from a comma-separated list; the last name fills the remaining seats."""
     listed = [n for n in names.split(",") if n.strip()] or ["random"]
@@ -67,16 +45,6 @@ def bots_for(names: str, count: int, seed: int) -> list[Bot]:
     if len(listed) > count:
         raise SpieltafelError(f"{len(listed)} bots given for {count} seats")
     return [make_bot(name, seed * 1000 + i) for i, name in enumerate(listed)]
-
-
-def parse_options(pairs: list[str]) -> dict[str, str]:
-    options: dict[str, str] = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key:
-            raise SpieltafelError(f"option {pair!r} is not KEY=VALUE")
-        options[key.strip()] = value.strip()
-    return options
 
 
 def read_state(path: Path) -> State:

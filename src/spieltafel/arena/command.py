@@ -11,42 +11,17 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import Annotated, Any
 
 import typer
-from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from spieltafel import console
+from spieltafel.console import parse_options, user_errors
 from spieltafel.core import SpieltafelError, get_game
 
 from .tournament import check_tournament, run_tournament
-
-_err = Console(stderr=True)
-_out = Console()
-
-
-def _fail(message: str, code: int = 2) -> NoReturn:
-    _err.print(f"[bold red]error:[/] {message}", highlight=False, soft_wrap=True)
-    raise typer.Exit(code)
-
-
-@contextmanager
-def _user_errors() -> Iterator[None]:
-    try:
-        yield
-    except SpieltafelError as error:
-        _fail(str(error))
-
-
-def _parse_options(pairs: list[str]) -> dict[str, str]:
-    options: dict[str, str] = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key:
-            raise SpieltafelError(f"option {pair!r} is not KEY=VALUE")
-        options[key.strip()] = value.strip()
-    return options
 
 
 def arena_command(
@@ -76,9 +51,9 @@ def arena_command(
     option: Annotated[list[str] | None, typer.Option(help="Game option KEY=VALUE (repeatable).")] = None,
 ) -> None:
     """Run a tournament between bots: win shares with confidence intervals, ratings, seat advantage, speed."""
-    with _user_errors():
+    with user_errors():
         spec = get_game(game)
-        options = spec.resolve_options(_parse_options(option or []))
+        options = spec.resolve_options(parse_options(option or []))
         if seed < 0:
             raise SpieltafelError(f"the seed must be 0 or more, not {seed}")
         names = check_tournament(spec.name, players, bots.split(","), games, jobs, rotate_seats)
@@ -122,8 +97,8 @@ def _progress(quiet: bool) -> Iterator[Progress]:
         BarColumn(),
         MofNCompleteColumn(),
         TimeElapsedColumn(),
-        console=_err,
-        disable=quiet or not _err.is_terminal,
+        console=console.err,
+        disable=quiet or not console.err.is_terminal,
     )
     with progress:
         yield progress
@@ -151,18 +126,18 @@ def _bot_table(title: str, rows: list[dict[str, Any]]) -> Table:
     return table
 
 
-def _print_summary(data: dict[str, Any], out: Path | None) -> None:
+def _print_summary(data: dict[str, Any], report: Path | None) -> None:
     title = f"{data['game']}: {data['games']} games, {data['players']} players"
-    _out.print(_bot_table(title, data["entries"]))
+    console.out.print(_bot_table(title, data["entries"]))
     if len(data["names"]) < len(data["entries"]):
-        _out.print(_bot_table("entries of one name pooled", data["names"]))
+        console.out.print(_bot_table("entries of one name pooled", data["names"]))
     seats = " · ".join(
         f"seat {s['seat']} {_pct(s['share'])} ({_pct(s['low'])}–{_pct(s['high'])})" for s in data["seats"]
     )
-    _out.print(f"win share by seat: {seats}", highlight=False)
+    console.out.print(f"win share by seat: {seats}", highlight=False)
     length = data["game_length"]
-    _out.print(
+    console.out.print(
         f"{data['seconds']:.1f} s ({data['backend']}, jobs {data['jobs']}) · mean length {length['mean']:.1f} actions"
-        + (f" · report in {out}" if out is not None else ""),
+        + (f" · report in {report}" if report is not None else ""),
         highlight=False,
     )
