@@ -1,0 +1,56 @@
+"""ISMCTS iterations per second, per game and player count, on positions from random games.
+
+    python bench/ismcts_speed.py [GAME ...] [--seconds-per-move S]
+
+Each measured move runs the `ismcts` bot with a time budget only; iterations/s = iterations done /
+time spent, over every tenth position of three random games.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from spieltafel.bots import Observation
+from spieltafel.bots.ismcts import IsmctsBot
+from spieltafel.core import Rng, State, all_games, get_game
+
+
+def observe(state: State, seat: int) -> Observation:
+    return Observation(seat, state.legal_actions(seat), lambda: state.view(seat), lambda r: state.determinise(seat, r))
+
+
+def rate(game: str, players: int, seconds: float) -> float:
+    spec = get_game(game)
+    rng = Rng(3)
+    iterations, spent = 0, 0.0
+    for seed in range(3):
+        state = spec.new_state(players, seed)
+        for step in range(100_000):
+            seats = state.seats_to_act()
+            if not seats:
+                break
+            seat = seats[0]
+            legal = state.legal_actions(seat)
+            if step % 10 == 0 and len(legal) > 1:
+                bot = IsmctsBot(seed, iterations=None, seconds=seconds)
+                start = time.perf_counter()
+                bot.choose(observe(state, seat))
+                spent += time.perf_counter() - start
+                iterations += bot.last_iterations
+            state.step(seat, rng.choice(legal))
+    return iterations / spent
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("games", nargs="*")
+    parser.add_argument("--seconds-per-move", type=float, default=0.2)
+    args = parser.parse_args()
+    for spec in [get_game(g) for g in args.games] if args.games else all_games():
+        for players in range(spec.min_players, spec.max_players + 1):
+            print(f"| {spec.name} | {players} | {rate(spec.name, players, args.seconds_per_move):,.0f} |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
