@@ -570,10 +570,32 @@ def _two_qualify(second: list[int], gem: str) -> NiagaraState:
 
 
 def test_finish_round_option_plays_the_round_out_and_breaks_ties_by_gem_value() -> None:
-    s = _two_qualify([0, 0, 0, 0, 3], "ruby")  # seat 1: four rubies (4 gems, value 20) beats 7 gems? no: count
-    assert s.phase == OVER and s.winners() == [0]  # seat 0 has 7 gems, seat 1 only 4
+    """Board Game Arena (the `finish-round` source): "Tie break: The value of the gems. The gems closer
+    to the waterfall have a higher value" — amethyst 1 … ruby 5. The value decides, not the number
+    of gems: seat 1's four rubies (20) beat seat 0's seven small gems (3 + 4 + 6 = 13)."""
+    s = _two_qualify([0, 0, 0, 0, 3], "ruby")
+    assert s.phase == OVER and s.winners() == [1]
     s = _two_qualify([0, 2, 1, 0, 3], "ruby")  # seat 1: 7 gems, value 4 + 3 + 20 = 27 > 13
     assert s.winners() == [1]
+    s = _two_qualify([3, 0, 0, 0, 0], "amethyst")  # seat 1: four amethysts, value 4 < 13
+    assert s.winners() == [0]
+
+
+def test_finish_round_tie_break_is_the_gem_value_not_the_gem_count() -> None:
+    """"Tie break: The value of the gems" (Board Game Arena). A first version ranked by the number of
+    gems first: seat 0 with one gem of each colour (5 gems, 1 + 2 + 3 + 4 + 5 = 15) must beat seat 1
+    with four amethysts and two diamonds (6 gems, 4 + 4 = 8)."""
+    s = new(3, ending="finish-round")
+    bank(s, 0, [1, 1, 1, 1, 0])
+    s.canoes[0] = 1
+    carry(s, 0, "ruby")
+    bank(s, 1, [3, 2, 0, 0, 0])
+    s.canoes[2] = 1
+    carry(s, 2, "amethyst")
+    play_cards(s, "1", "1", "1")
+    do(s, "a up", "done", "a up", "done", "a down")
+    assert s.banked[0] == [1, 1, 1, 1, 1] and s.banked[1] == [4, 2, 0, 0, 0]
+    assert s.phase == OVER and s.winners() == [0]
 
 
 def test_finish_round_option_shares_a_full_tie() -> None:
@@ -582,17 +604,30 @@ def test_finish_round_option_shares_a_full_tie() -> None:
 
 
 def test_round_limit_ends_the_game() -> None:
+    """Safety rule (not in the published rules): after the last round the most banked gems win."""
     s = new(3)
-    s.round = 100
+    s.round = 200
     bank(s, 2, [1, 0, 0, 0, 0])
     play_cards(s, "1", "1", "1")
     finish_turns(s)
-    assert s.phase == OVER and s.winners() == [2] and s.round == 100
-    unlimited = new(3, **{"round-limit": "200"})
-    unlimited.round = 100
-    play_cards(unlimited, "1", "1", "1")
-    finish_turns(unlimited)
-    assert unlimited.phase == SECRET and unlimited.round == 101
+    assert s.phase == OVER and s.winners() == [2] and s.round == 200
+    short = new(3, **{"round-limit": "100"})
+    short.round = 100
+    play_cards(short, "1", "1", "1")
+    finish_turns(short)
+    assert short.phase == OVER and short.round == 100
+
+
+def test_the_default_round_limit_leaves_long_real_games_alone() -> None:
+    """The round limit is a safety rule only; it must not decide games really being played. Between
+    greedy bots with 3 players some games need more than 100 rounds (101 and 112 in 160 games), and
+    the first default of 100 ended them by the safety rule. By default round 101 is played."""
+    s = new(3)
+    assert s.options["round-limit"] == "200"
+    s.round = 100
+    play_cards(s, "1", "1", "1")
+    finish_turns(s)
+    assert s.phase == SECRET and s.round == 101
 
 
 # -- refusals and notation ------------------------------------------------------------------------------
@@ -666,3 +701,19 @@ def test_a_document_with_a_gem_too_many_is_refused() -> None:
     document["banked"] = [[0, 0, 0, 0, 1], [0] * 5, [0] * 5]
     with pytest.raises(StateFormatError, match="gems in play"):
         new(3).game.state_from_json(document)
+
+
+def test_the_encoded_round_does_not_saturate_before_the_round_limit() -> None:
+    """With the default round limit of 200 the learning encoding's round entry must still tell round
+    150 from round 100 (the first version divided by 100 and clipped, so every round past 100 looked
+    the same)."""
+    from spieltafel.games.niagara.encoding import encode
+    from spieltafel.rl.features import options_size
+
+    s = new(3)
+    entry = options_size(s.game.options)
+    s.round = 100
+    at_100 = float(encode(s.view(0), 3)[entry])
+    s.round = 150
+    at_150 = float(encode(s.view(0), 3)[entry])
+    assert 0 < at_100 < at_150 < 1

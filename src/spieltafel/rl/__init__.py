@@ -12,7 +12,7 @@ with ``Discrete(game.action_space_size(players))``. Rewards come at the end of t
 
 Game options are keyword arguments; an underscore stands for a hyphen::
 
-    env("niagara", players=4, round_limit="none")
+    env("niagara", players=4, round_limit="100")
     gym_env("iquazu", players=3, seat=1, opponents="random", water="every-turn")
 
 PettingZoo and Gymnasium are imported only when an environment is made, so the encoders

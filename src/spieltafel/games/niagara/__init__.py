@@ -50,10 +50,11 @@ class Niagara(Game):
         ),
         OptionSpec(
             "round-limit",
-            ("100", "200"),
-            "100",
+            ("200", "100"),
+            "200",
             "safety rule (not in the published rules, which can loop forever): the game ends after this "
-            "round; the most banked gems win, then the highest gem value, ties share",
+            "round; the most banked gems win, then the highest gem value, ties share (200 lies far beyond "
+            "the longest games between greedy bots; 100 cuts a few of them short)",
         ),
     )
 

@@ -5,7 +5,7 @@ it cannot reveal anything the seat may not know: of another seat's face-down car
 the seat has committed. Seats are counted from the viewer (the viewer is relative seat 0, the next
 seat clockwise 1, ...). Every entry lies in [0, 1]. Blocks, in order:
 
-- the game's options (one-hot over each option's choices), round (/100),
+- the game's options (one-hot over each option's choices), round (/200),
   phase (one-hot 6), seats to act (a bit per relative seat), life ring holder (relative, one-hot),
   weather (one-hot -1..2), next arm to receive a disc (bit);
 - gems in each cave per colour (5 x 5, /8);
@@ -43,7 +43,8 @@ from .rules import PHASE_NAMES
 
 CARDS = len(CARD_NAMES)
 WEATHERS = WEATHER_MAX - WEATHER_MIN + 1
-ROUND_SCALE = 100
+ROUND_SCALE = 200
+"""The highest round limit (option ``round-limit``), so the round never saturates the entry."""
 POINTS_SCALE = 8
 GEMS_SCALE = 10
 

@@ -26,6 +26,8 @@ STRANDED_COST: Final = 3.0
 DISTANCE: Final = (0.0, 0.9, 0.85, 0.8, 0.75, 0.7, 0.55, 0.45, 0.55, 0.45, 0.0)
 """How likely a gem carried on each space is to be banked (shore .. 7R, falls): further down the
 river it needs more turns, and the arms are close to the falls."""
+TEMPERATURE = 1.0
+"""How uncertain the values are, in banked gems: the softmax temperature of search bots' cut-off rewards."""
 
 
 def goal_progress(banked: list[int]) -> float:

@@ -489,15 +489,19 @@ def gem_value(banked: list[int]) -> int:
 
 
 def finish_round_winners(s: NiagaraState, events: list[Event] | None) -> None:
-    """Option ``ending=finish-round``: after the round, of those who meet a goal the one with the most
-    gems wins, then the highest gem value; equal ones share the win. A seat that met a goal keeps it:
-    banked gems are spent only on buy-backs, at the start of the owner's turn, before any landing."""
+    """Option ``ending=finish-round``: after the round, of those who meet a goal the one whose banked
+    gems are worth most wins (Board Game Arena's tie-break: "the value of the gems", amethyst 1 …
+    ruby 5); equal ones share the win. The number of gems plays no part: four rubies (20) beat seven
+    small gems. A seat that met a goal keeps it: banked gems are spent only on buy-backs, at the start
+    of the owner's turn, before any landing."""
     qualified = [seat for seat in range(s.players) if has_won(s.banked[seat])]
-    finish_game(s, leaders(s, qualified), events)
+    best = max(gem_value(s.banked[seat]) for seat in qualified)
+    finish_game(s, [seat for seat in qualified if gem_value(s.banked[seat]) == best], events)
 
 
 def leaders(s: NiagaraState, seats: Iterable[int]) -> list[int]:
-    """Of ``seats``, those with the most banked gems and, among them, the highest gem value."""
+    """Of ``seats``, those with the most banked gems and, among them, the highest gem value (the
+    round limit's safety rule; not a rule of the game)."""
     rank = {seat: (sum(s.banked[seat]), gem_value(s.banked[seat])) for seat in seats}
     best = max(rank.values())
     return [seat for seat, key in rank.items() if key == best]
