@@ -15,8 +15,8 @@ from spieltafel.games.haleakala.rules import NONE, SUPPLY, TURN
 RED, YELLOW = 0, 1
 
 
-def new(variant: str = "basic", seed: int = 0) -> HaleakalaState:
-    state = get_game("haleakala").new_state(2, seed, {"variant": variant})
+def new(variant: str = "basic", seed: int = 0, priestess: str = "optional") -> HaleakalaState:
+    state = get_game("haleakala").new_state(2, seed, {"variant": variant, "priestess": priestess})
     assert isinstance(state, HaleakalaState)
     return state
 

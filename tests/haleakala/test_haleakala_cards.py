@@ -10,6 +10,7 @@ from haleakala_scenario import (
     at,
     bay_card,
     disc,
+    empty_bay,
     kind_of,
     new,
     put_card,
@@ -306,3 +307,76 @@ def test_naming_the_wrong_card_is_refused() -> None:
     put_card(s, "3a", "statue")
     with pytest.raises(IllegalActionError, match="bay 3a holds statue"):
         s.parse_action(RED, "card 3a nautilus")
+
+
+def test_only_one_card_in_the_segment_goes_to_the_higher_sum() -> None:
+    """"Der andere Spieler nimmt sich dann die andere Karte falls er auch eine Zahlenscheibe in diesem
+    Segment liegen hat." — with a single card left (decks used up) there is no other card."""
+    s = new()
+    put_card(s, "3a", "fish2")
+    empty_bay(s, "3b")
+    for palms in (1, 2, 3):
+        s.discard.extend(s.decks[palms - 1])
+        s.decks[palms - 1].clear()
+    s.round = 2
+    disc(s, YELLOW, 5, 3)
+    disc(s, RED, 4, 3)
+    landing_on_3(s, RED)
+    assert [kind_of(c) for c in s.collected[YELLOW]] == ["fish2"] and s.collected[RED] == []
+    assert s.discs[RED][3] == SUPPLY and s.phase == TURN  # red's disc goes home all the same
+
+
+def test_a_statue_card_is_lost_without_a_statue_in_the_supply() -> None:
+    """"Der Spieler nimmt eine seiner Statuen und stellt sie auf das Feld." — with all 8 on the island
+    there is none to take: the card is discarded, nothing is built."""
+    s = new()
+    for name in ("g1", "f1", "m1", "g2", "f2", "m2", "g3", "m3"):
+        statue(s, YELLOW, name)
+    card = put_card(s, "3a", "statue")
+    put_card(s, "3b", "statue")
+    shaman(s, YELLOW, "f4")
+    disc(s, YELLOW, 1, 3)
+    events = landing_on_3(s, RED)
+    assert s.statues[at("f4")] == -1 and s.statue_supply[YELLOW] == 0 and s.discard == [card]
+    assert {"kind": "statue-lost", "seat": YELLOW, "field": "f4"} in events
+
+
+def test_priestess_card_compulsory_under_the_option() -> None:
+    """Option ``priestess=compulsory``: "Die Karten »Bau einer Statue« und »Lava-Priesterin« sind
+    Aktionskarten, die sofort ausgeführt werden müssen. Falls das nicht möglich ist, verfällt die
+    Aktion." — with a chip on a crater the card's receiver must move one; no pass."""
+    s = new(priestess="compulsory")
+    put_card(s, "3a", "priestess")
+    put_card(s, "3b", "fish1")
+    s.craters[seg(1)] = 1
+    disc(s, YELLOW, 1, 3)
+    landing_on_3(s, RED)
+    act(s, YELLOW, "card 3a")
+    assert s.phase == PRIESTESS and texts(s, YELLOW) == ["priestess c1 c2", "priestess c1 c6"]
+    assert s.view(None)["pending"]["priestess_may_pass"] is False
+    with pytest.raises(IllegalActionError, match="must be carried out"):
+        s.apply(YELLOW, "pass")
+    act(s, YELLOW, "priestess c1 c2")
+    assert s.craters == [0, 1, 0, 0, 0, 0] and s.phase == TURN
+
+
+def test_board_priestess_stays_optional_under_the_compulsory_option() -> None:
+    """"Man darf die Lava-Priesterin auch kaufen, wenn man die Aktion nicht ausführen kann oder will."."""
+    s = new(priestess="compulsory")
+    s.craters[seg(2)] = 1
+    give_shell(s)
+    act(s, YELLOW, "buy priestess")
+    assert s.phase == PRIESTESS and texts(s, YELLOW)[-1] == "pass"
+    act(s, YELLOW, "pass")
+    assert s.craters[seg(2)] == 1 and s.phase == TURN
+
+
+def test_lava_card_draw_is_reported_before_its_chip() -> None:
+    s = new()
+    put_card(s, "3a", "fish1")
+    put_card(s, "3b", "fish1")
+    empty_one_palm(s)
+    stack_deck(s, 2, ["lava", "statue"])
+    disc(s, YELLOW, 1, 3)
+    kinds = [e["kind"] for e in landing_on_3(s, RED)]
+    assert kinds[kinds.index("draw") : kinds.index("draw") + 3] == ["draw", "lava-chip", "draw"]

@@ -234,3 +234,24 @@ def test_winner_tie_breaks() -> None:
     s.points = [21, 20]
     assert winners(s) == [RED]
     assert winners(new()) == []
+
+
+def test_last_two_palm_card_being_a_lava_card_triggers_scoring_1() -> None:
+    """"Wird die letzte 2-Palmen-Karte von der Wertungstafel auf einen freien Platz neben den Spielplan
+    gelegt, findet sofort eine Wertung statt." with "Erscheint bei Nachlegen der Palmen-Karten eine
+    Lava-Karte, wird ... ein Lava-Chip auf das Kraterfeld des Vulkans gelegt" — the two-palm deck is used
+    up by a lava card: its chip is laid, the scoring follows at once (the chip erupts on the mountain
+    statue), and both free bays are filled from the three-palm deck after it."""
+    s = last_two_palm_position()
+    s.discard.append(s.decks[1].pop())
+    lava = next(i for i, c in enumerate(s.discard) if kind_of(c) == "lava")
+    s.decks[1].append(s.discard.pop(lava))
+    stack_deck(s, 3, ["nautilus", "shell"])
+    statue(s, RED, "m3")
+    events = act(s, RED, "place 2 b1")
+    events += act(s, YELLOW, "card 3a")
+    assert s.round == 2 and s.statues[at("m3")] == -1 and s.craters == [0] * 6
+    assert {"kind": "eruption", "chips": {"c3": 1}} in events
+    assert {"kind": "statue-destroyed", "seat": RED, "field": "m3"} in events
+    assert s.round_points == [[1, 3]]  # the statue scored nothing: the lava came first
+    assert [kind_of(bay_card(s, "3a")), kind_of(bay_card(s, "3b"))] == ["nautilus", "shell"]

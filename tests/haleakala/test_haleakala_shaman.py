@@ -83,3 +83,23 @@ def test_reach_is_symmetric_for_level_moves() -> None:
         for end in REACH[start]:
             if ring_of(start) == ring_of(end) and 1 <= ring_of(start) <= 3:
                 assert start in REACH[end], (field_name(start), field_name(end))
+
+
+def test_neighbourhood_is_component_data() -> None:
+    """The board picture is lost; which fields touch is provisional data in ``components.py``
+    (ring neighbours in both neighbouring segments, next field in and out, no diagonals)."""
+    from spieltafel.games.haleakala.board import neighbours
+    from spieltafel.games.haleakala.components import NEIGHBOURHOOD
+
+    assert sorted(NEIGHBOURHOOD) == [(-1, 0), (0, -1), (0, 1), (1, 0)]
+    assert {field_name(f) for f in neighbours(at("f1"))} == {"f2", "f6", "g1", "m1"}
+    assert {field_name(f) for f in neighbours(at("b1"))} == {"b2", "b6", "g1"}
+
+
+def test_a_beach_is_refused_as_a_beach_even_with_the_other_shaman_on_it() -> None:
+    """"Der Schamane startet zwar auf einem Strandfeld, er zieht aber während des Spieles nur auf Gras-,
+    Wald- und Bergfelder." — the refusal names that rule first."""
+    s = new()
+    act(s, RED, "place 1 b4")
+    with pytest.raises(IllegalActionError, match="never go back to a beach"):
+        s.apply(RED, "move b5")  # yellow's shaman stands there too

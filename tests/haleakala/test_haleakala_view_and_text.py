@@ -27,12 +27,31 @@ def test_render_shows_the_island() -> None:
     disc(s, RED, 3, 4)
     disc(s, RED, 1, 4)
     text = rendered(s, RED)
-    for piece in ("6 joins 1", "⛵ boat", "☻R", "☻Y", "▲Y", "lava ●●", "R:1+3=4", "jetty", "hut"):
+    for piece in ("6 joins 1", "⛵ boat", "g3 ☻R", "☻Y", "m4 ▲Y", "c3 ●●", "R:1+3=4", "jetty", "hut", "f6"):
         assert piece in text, piece
     first_bay = s.view(None)["bays"]["1a"]
     assert isinstance(first_bay, str) and first_bay.replace("white-", "w-").replace("black-", "b-") in text
     assert "round 1" in text and "decks 1/2/3 palms: 3/9/10" in text
     assert "to act: red — place a disc" in text
+
+
+def test_render_names_the_fields_and_shows_the_scorings() -> None:
+    """Every land field shows the name ``move`` takes; scoring results stay visible in round 2."""
+    s = new()
+    text = rendered(s)
+    for ring in "gfmc":
+        for segment in range(1, 7):
+            assert f"{ring}{segment}" in text
+    s.round_points = [[4, 7]]
+    s.round = 2
+    assert "scoring 1: red 4, yellow 7" in rendered(s)
+
+
+def test_events_show_the_notation_of_each_action() -> None:
+    """The play loop prints an event's ``notation`` ('seat 0: place 3 b3'), as for the other games."""
+    s = new()
+    events = s.apply(RED, "place 3 b3")
+    assert [e.view(RED) for e in events] == [{"kind": "action", "seat": RED, "notation": "place 3 b3"}]
 
 
 def test_view_is_json_and_complete() -> None:
@@ -127,3 +146,15 @@ def test_malformed_state_documents_are_refused() -> None:
         game.state_from_json({**data, "statues": [-1] * 3})
     with pytest.raises(StateFormatError):
         game.state_from_json({**data, "game": "iquazu"})
+
+
+def test_render_names_the_winner_and_the_tie_break() -> None:
+    """"Bei Gleichstand gewinnt derjenige, von dem mehr Statuen auf dem Plan stehen. Herrscht auch dabei
+    Gleichstand, gewinnt derjenige, der in diesem Spiel nicht Startspieler war."."""
+    from spieltafel.games.haleakala.rules import OVER
+
+    s = new()
+    s.phase, s.points, s.round_points = OVER, [20, 20], [[10, 10], [10, 10]]
+    assert "game over: yellow wins with 20 points (tie: did not start)" in rendered(s)
+    statue(s, RED, "g1")
+    assert "game over: red wins with 20 points (tie: more statues on the island)" in rendered(s)

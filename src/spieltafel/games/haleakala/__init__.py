@@ -26,6 +26,15 @@ class Haleakala(Game):
             "basic game (lava cards in the palm decks) or the tactical variant (lava discs summon the lava, "
             "no lava cards, no buying before a scoring)",
         ),
+        OptionSpec(
+            "priestess",
+            ("optional", "compulsory"),
+            "optional",
+            "whether a Lava Priestess palm card may be passed ('Der Spieler darf ... versetzen') or must move "
+            "a chip when one lies on a crater ('Aktionskarten, die sofort ausgeführt werden müssen'); the "
+            "Priestess bought from the scoring board is optional either way ('... wenn man die Aktion nicht "
+            "ausführen kann oder will')",
+        ),
     )
 
     def action_space_size(self, players: int) -> int:

@@ -1,9 +1,10 @@
 """Island geometry and card identities derived from the component data.
 
-Fields are numbered ``segment * 5 + ring`` (ring 0 beach … 4 crater). Neighbours (provisional, the
-board's picture is not in the source): the next field inwards and outwards in the same segment, and
-the field of the same ring in the two neighbouring segments. Shamans walk on grass, forest and
-mountain only; craters form a ring of their own (the Lava Priestess moves chips along it).
+Fields are numbered ``segment * 5 + ring`` (ring 0 beach … 4 crater). Neighbours come from
+``components.NEIGHBOURHOOD`` (provisional, the board's picture is not in the source): the next field
+inwards and outwards in the same segment, and the field of the same ring in the two neighbouring
+segments. Shamans walk on grass, forest and mountain only; craters form a ring of their own (the
+Lava Priestess moves chips along it).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from .components import (
     GRASS,
     KIND_CODES,
     MOUNTAIN,
+    NEIGHBOURHOOD,
     RING_LETTERS,
     RINGS,
     SEGMENTS,
@@ -57,13 +59,14 @@ def parse_field(name: str) -> int | None:
 
 
 def neighbours(f: int) -> tuple[int, ...]:
-    """Fields next to ``f``: inwards, outwards, and the same ring in both neighbouring segments."""
+    """Fields next to ``f`` (``components.NEIGHBOURHOOD``): the same ring in both neighbouring
+    segments, inwards and outwards."""
     segment, ring = segment_of(f), ring_of(f)
-    result = [field((segment + 1) % SEGMENTS, ring), field((segment - 1) % SEGMENTS, ring)]
-    if ring > BEACH:
-        result.append(field(segment, ring - 1))
-    if ring < CRATER:
-        result.append(field(segment, ring + 1))
+    result = [
+        field((segment + dg) % SEGMENTS, ring + dr)
+        for dg, dr in NEIGHBOURHOOD
+        if BEACH <= ring + dr <= CRATER
+    ]
     return tuple(sorted(result))
 
 

@@ -28,6 +28,11 @@ CRATER: Final = 4
 
 JETTY: Final = 0
 """Segment of the beach with the jetty, where the boat starts (provisional: segment 1)."""
+NEIGHBOURHOOD: Final = ((1, 0), (-1, 0), (0, 1), (0, -1))
+"""Which fields touch (provisional; the board picture is not in the source), as (segments clockwise,
+rings inwards) offsets: the same ring in both neighbouring segments, and the next field inwards and
+outwards in the same segment. No diagonals: the segments are slices of a round island, so fields of
+different rings in neighbouring segments meet only at a corner."""
 HUTS: Final = (1, 4)
 """Segments of the two hut beaches, opposite each other; seat 0's shaman starts on the first
 (provisional: segments 2 and 5, so the boat starts one field before the start player's hut)."""

@@ -19,6 +19,8 @@ from .state import HaleakalaState
 
 SHELL_WORTH = 1.2
 SHAMAN_HEIGHT_WORTH = 0.3
+TEMPERATURE = 3.0
+"""How uncertain the values are, in points: the softmax temperature of search bots' cut-off rewards."""
 
 
 def threatened(s: HaleakalaState, f: int) -> bool:

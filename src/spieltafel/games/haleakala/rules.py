@@ -114,7 +114,8 @@ def legal_actions(s: HaleakalaState, seat: int) -> list[int]:
     if phase == CHOOSE:
         return [CARD + bay(s.landing, 0), CARD + bay(s.landing, 1)]
     if phase == PRIESTESS:
-        return [*priestess_moves(s), PASS]
+        moves = priestess_moves(s)
+        return [*moves, PASS] if s.may_pass else moves
     return [*(BUY + item for item in affordable(s, seat)), PASS]
 
 
@@ -170,7 +171,7 @@ def affordable(s: HaleakalaState, seat: int) -> list[int]:
 def apply(s: HaleakalaState, seat: int, action: int, events: list[Event] | None) -> None:
     """Carry out a legal ``action`` of ``seat``."""
     if events is not None:
-        events.append(Event("action", {"seat": seat, "action": text_of(s, seat, action)}))
+        events.append(Event("action", {"seat": seat, "notation": text_of(s, seat, action)}))
     if action < BOAT:
         base, value, segment = split_disc_action(action)
         if base == TAKE:
@@ -329,7 +330,7 @@ def run_card(s: HaleakalaState, seat: int, card: int, events: list[Event] | None
         build_statue(s, seat, events)
     elif kind == PRIESTESS_CARD:
         s.discard.append(card)
-        return priestess(s, seat)
+        return priestess(s, seat, s.compulsory_priestess)
     elif kind == SHELL_CARD:
         s.shells[seat].append(card)
         if affordable(s, seat):
@@ -352,13 +353,14 @@ def build_statue(s: HaleakalaState, seat: int, events: list[Event] | None) -> No
         events.append(Event("statue-lost", {"seat": seat, "field": field_name(where)}))
 
 
-def priestess(s: HaleakalaState, seat: int) -> bool:
-    """A Priestess (card or board): tactical variant, the lava disc comes home; then the player may move
-    a chip when one lies on a crater. True when that choice is open."""
+def priestess(s: HaleakalaState, seat: int, compulsory: bool) -> bool:
+    """A Priestess (card or board): tactical variant, the lava disc comes home; then the player moves
+    a chip when one lies on a crater — or passes, unless ``compulsory`` (a palm card under option
+    ``priestess=compulsory``). True when that decision is open."""
     if s.tactical and s.discs[seat][LAVA_DISC] >= 0:
         s.discs[seat][LAVA_DISC] = SUPPLY
     if any(s.craters):
-        s.phase, s.actor = PRIESTESS, seat
+        s.phase, s.actor, s.may_pass = PRIESTESS, seat, not compulsory
         return True
     return False
 
@@ -381,7 +383,7 @@ def buy(s: HaleakalaState, seat: int, item: int, events: list[Event] | None) -> 
         events.append(Event("buy", {"seat": seat, "item": BUY_ITEMS[item]}))
     if item == BOARD_PRIESTESS:
         s.priestess_up = False
-        if priestess(s, seat):
+        if priestess(s, seat, False):  # "... auch kaufen, wenn man die Aktion nicht ausführen kann oder will"
             return
     else:
         s.scoring_owner[item] = seat
@@ -399,13 +401,13 @@ def refill(s: HaleakalaState, segment: int, events: list[Event] | None) -> bool:
             if deck is None:
                 return False
             card = deck.pop()
+            if events is not None:
+                events.append(Event("draw", {"bay": bay_name(b), "card": KIND_CODES[CARD_KIND[card]]}))
             if CARD_KIND[card] == LAVA_CARD:
                 s.discard.append(card)
                 add_chip(s, segment, events)
             else:
                 s.bays[b] = card
-            if events is not None:
-                events.append(Event("draw", {"bay": bay_name(b), "card": KIND_CODES[CARD_KIND[card]]}))
             if CARD_DECK[card] == 1 and not deck and s.round == 1:
                 start_scoring(s, 1)
                 return True
@@ -444,6 +446,9 @@ def score(s: HaleakalaState, events: list[Event] | None) -> None:
 def erupt(s: HaleakalaState, events: list[Event] | None) -> None:
     """"Der Vulkan bricht aus": 1, 2, 3 chips flow to mountain, forest, grass of their segment (a 4th
     has no effect); statues hit go back to their owners; shamans are unharmed; the chips are removed."""
+    if events is not None and any(s.craters):
+        lava = {field_name(CRATERS[g]): n for g, n in enumerate(s.craters) if n}
+        events.append(Event("eruption", {"chips": lava}))
     for segment, chips in enumerate(s.craters):
         for f in LAVA_FLOW[segment][:chips]:
             owner = s.statues[f]
@@ -532,8 +537,9 @@ def explain_illegal(s: HaleakalaState, seat: int, action: int) -> IllegalActionE
 
 _PHASE_RULES: Final = {
     SHAMAN: "after this action your shaman moves up to 2 fields (or stays): choose its end field",
-    CHOOSE: "you have the higher sum where the boat landed: choose one of the two cards first",
-    PRIESTESS: "the Lava Priestess: move a lava chip to a neighbouring crater, or pass",
+    CHOOSE: "you take a card where the boat landed (the higher sum, or the only player there): choose one of "
+    "the two cards; a card cannot be refused",
+    PRIESTESS: "the Lava Priestess: move a lava chip to a neighbouring crater (or pass, where allowed)",
     SHELL_BUY: "you just received a shell: buy a card from the scoring board, or pass",
     SCORING_BUY: "before the scoring each player may buy one card from the scoring board, or pass",
 }
@@ -552,6 +558,8 @@ def reason(s: HaleakalaState, seat: int, action: int) -> str:
     if s.phase == SHAMAN:
         return _move_reason(s, seat, action - MOVE)
     if s.phase == PRIESTESS:
+        if action == PASS:
+            return "a Lava Priestess card is an action card and must be carried out (option priestess=compulsory)"
         return "there is no lava chip on that crater"
     if s.phase == CHOOSE:
         return "choose one of the two cards of the segment where the boat landed"
@@ -592,12 +600,12 @@ def _turn_reason(s: HaleakalaState, seat: int, action: int) -> str:
 
 def _move_reason(s: HaleakalaState, seat: int, target: int) -> str:
     ring = ring_of(target)
-    if target == s.shamans[1 - seat]:
-        return "a shaman may pass the other shaman but not end its move there"
     if ring == 0:
         return "shamans never go back to a beach"
     if ring == 4:
         return "shamans never go onto or over a crater"
+    if target == s.shamans[1 - seat]:
+        return "a shaman may pass the other shaman but not end its move there"
     return "a shaman moves at most 2 fields, at most one of them uphill (first move: grass height only)"
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar, Self
 
-from spieltafel.core import JSON, Event, Game, IllegalActionError, Rng, State
+from spieltafel.core import JSON, Event, Game, IllegalActionError, OptionError, Rng, State
 
 from . import notation, rules, text, view
 from .board import BAYS, CARD_DECK, CARD_KIND, FIELDS, field
@@ -25,7 +25,8 @@ class HaleakalaState(State):
     The flow fields say what is still to happen after the current decision: ``effects`` (received
     cards whose effect has not run, [seat, card]), ``scoring`` (0, or the number of a pending
     scoring), ``buyers`` (seats that may still buy before it), ``landing`` (segment whose bays must
-    still be refilled, NONE) and ``second`` (the seat taking the other card after a choice, NONE).
+    still be refilled, NONE), ``second`` (the seat taking the other card after a choice, NONE) and
+    ``may_pass`` (whether the pending Priestess move may be declined; option ``priestess``).
     """
 
     game: ClassVar[Game]
@@ -37,6 +38,7 @@ class HaleakalaState(State):
         self.seed = seed
         self.options = options
         self.tactical = options["variant"] == "tactical"
+        self.compulsory_priestess = options["priestess"] == "compulsory"
         self.rng = Rng(seed)
         self.decks: list[list[int]] = [[], [], []]
         self.box: list[int] = []
@@ -71,6 +73,7 @@ class HaleakalaState(State):
         self.buyers: list[int] = []
         self.landing = NONE
         self.second = NONE
+        self.may_pass = True
 
     # -- engine contract --------------------------------------------------------------------------
     def seats_to_act(self) -> tuple[int, ...]:
@@ -123,6 +126,7 @@ class HaleakalaState(State):
     )
     _FIELDS: ClassVar[tuple[str, ...]] = (
         *_LISTS, "boat", "priestess_up", "round", "current", "actor", "phase", "scoring", "landing", "second",
+        "may_pass",
     )
 
     def to_json(self) -> dict[str, JSON]:
@@ -143,11 +147,15 @@ class HaleakalaState(State):
         state = object.__new__(cls)
         state.players = int(data["players"])
         state.seed = int(data["seed"])
-        state.options = {str(k): str(v) for k, v in data["options"].items()}
+        try:  # options missing from older documents take their defaults
+            state.options = cls.game.resolve_options({str(k): str(v) for k, v in data["options"].items()})
+        except OptionError as error:
+            raise ValueError(str(error)) from error
         state.tactical = state.options["variant"] == "tactical"
+        state.compulsory_priestess = state.options["priestess"] == "compulsory"
         state.rng = Rng(int(data["rng"]))
         for name in cls._FIELDS:
-            setattr(state, name, _copy(data[name]))
+            setattr(state, name, _copy(data[name]) if name != "may_pass" else bool(data.get(name, True)))
         _check_shape(state)
         return state
 

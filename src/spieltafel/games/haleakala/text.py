@@ -14,7 +14,7 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-from .board import CARD_KIND, bay, field
+from .board import CARD_KIND, bay, field, field_name
 from .components import (
     BEACH,
     CRATER,
@@ -30,7 +30,19 @@ from .components import (
     SCORING_CARDS,
     SEGMENTS,
 )
-from .rules import CHOOSE, NONE, OVER, PHASE_NAMES, PRIESTESS, SCORING_BUY, SHAMAN, SHELL_BUY, TURN, beach_sums
+from .rules import (
+    CHOOSE,
+    NONE,
+    OVER,
+    PHASE_NAMES,
+    PRIESTESS,
+    SCORING_BUY,
+    SHAMAN,
+    SHELL_BUY,
+    TURN,
+    beach_sums,
+    statues_on_board,
+)
 
 if TYPE_CHECKING:
     from .state import HaleakalaState
@@ -81,7 +93,7 @@ def _shaman(s: HaleakalaState, f: int, cell: Text) -> None:
 
 def _land(s: HaleakalaState, segment: int, ring: int) -> Text:
     f = field(segment, ring)
-    cell = Text(ROW_NAMES[ring][0] + " ", style=TERRAIN_STYLE[ring])
+    cell = Text(field_name(f) + " ", style=TERRAIN_STYLE[ring])  # the name 'move' takes, e.g. f3
     owner = s.statues[f]
     if owner != NONE:
         cell.append("▲" + PLAYER_COLOURS[owner][0].upper() + " ", style=STYLE[owner])
@@ -91,7 +103,8 @@ def _land(s: HaleakalaState, segment: int, ring: int) -> Text:
 
 def _crater(s: HaleakalaState, segment: int) -> Text:
     chips = s.craters[segment]
-    return Text("lava " + "●" * chips, style=TERRAIN_STYLE[CRATER]) if chips else Text("crater", style="dim")
+    name = field_name(field(segment, CRATER))
+    return Text(f"{name} " + "●" * chips, style=TERRAIN_STYLE[CRATER]) if chips else Text(name, style="dim")
 
 
 def island_table(s: HaleakalaState) -> Table:
@@ -136,7 +149,7 @@ def _cards(cards: list[int]) -> str:
     counts = Counter(KIND_CODES[CARD_KIND[c]] for c in cards)
     shown = " ".join(SHORT.get(k, k) + (f"×{n}" if n > 1 else "") for k, n in sorted(counts.items()))
     baskets = sum(KINDS[CARD_KIND[c]][2] for c in cards)
-    return (shown + (f" ({baskets} baskets)" if baskets else "")) or "-"
+    return (shown + (f" ({baskets} basket{'s' if baskets > 1 else ''})" if baskets else "")) or "-"
 
 
 def render(s: HaleakalaState, seat: int | None = None) -> Group:
@@ -148,6 +161,10 @@ def render(s: HaleakalaState, seat: int | None = None) -> Group:
         f"round {s.round} · phase: {PHASE_NAMES[s.phase]} · decks 1/2/3 palms: "
         + "/".join(str(len(d)) for d in s.decks)
         + f" · scoring board: {', '.join(board) or '-'}"
+        + "".join(
+            f" · scoring {n}: " + ", ".join(f"{PLAYER_COLOURS[p]} {points[p]}" for p in (0, 1))
+            for n, points in enumerate(s.round_points, start=1)
+        )
     )
     return Group(island_table(s), players_table(s), status, Text(_to_act(s), style="bold"))
 
@@ -163,7 +180,13 @@ _DOING = {
 
 
 def _to_act(s: HaleakalaState) -> str:
+    if s.phase == PRIESTESS and not s.may_pass:
+        return f"to act: {PLAYER_COLOURS[s.actor]} — Lava Priestess card: move a lava chip to a neighbouring crater"
     if s.phase == OVER:
-        names = " and ".join(PLAYER_COLOURS[w] for w in s.winners())
-        return f"game over: {names} wins with {max(s.points)} points (scorings {s.round_points})"
+        winner = s.winners()[0]
+        tie = ""
+        if s.points[0] == s.points[1]:  # "Bei Gleichstand gewinnt derjenige, von dem mehr Statuen ..."
+            statues = [statues_on_board(s, p) for p in (0, 1)]
+            tie = " (tie: more statues on the island)" if statues[0] != statues[1] else " (tie: did not start)"
+        return f"game over: {PLAYER_COLOURS[winner]} wins with {s.points[winner]} points{tie}"
     return f"to act: {PLAYER_COLOURS[s.actor]} — {_DOING[s.phase]}"

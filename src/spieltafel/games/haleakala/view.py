@@ -17,7 +17,7 @@ from spieltafel.core import JSON, Rng
 
 from .board import BAYS, CARD_KIND, FIELDS, bay_name, field_name
 from .components import KIND_CODES, LAVA_CHIPS, LAVA_DISC, PLAYER_COLOURS, SCORING_CARDS
-from .rules import BOX, NONE, PHASE_NAMES, SUPPLY, beach_sums, legal_actions, statues_on_board
+from .rules import BOX, NONE, PHASE_NAMES, PRIESTESS, SUPPLY, beach_sums, legal_actions, statues_on_board
 
 if TYPE_CHECKING:
     from .state import HaleakalaState
@@ -84,6 +84,7 @@ def view(s: HaleakalaState, seat: int | None) -> dict[str, JSON]:
             "buyers": list(s.buyers),
             "landing": s.landing + 1 if s.landing != NONE else None,
             "second": s.second if s.second != NONE else None,
+            "priestess_may_pass": s.may_pass if s.phase == PRIESTESS else None,
         },
         "player_info": [player_view(s, p) for p in (0, 1)],
         "winners": s.winners(),
