@@ -6,20 +6,18 @@ import json
 import os
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 from rich.columns import Columns
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from spieltafel.arena.command import arena_command
 from spieltafel.bots import Bot, make_bot
-from spieltafel.console import err, out, parse_options, user_errors
+from spieltafel.console import out, parse_options, progress_bar, user_errors
 from spieltafel.core import (
     Game,
     GameRecord,
@@ -38,6 +36,8 @@ from spieltafel.match import GameSummary, choose, play_game
 app = typer.Typer(add_completion=False, no_args_is_help=True, help="Spieltafel: Iquazú, Haleakala and Niagara.")
 state_app = typer.Typer(no_args_is_help=True, help="Inspect and drive a full-state JSON file.")
 app.add_typer(state_app, name="state")
+
+
 def bots_for(names: str, count: int, seed: int) -> list[Bot]:
     """``count`` bots from a comma-separated list; the last name fills the remaining seats."""
     listed = [n for n in names.split(",") if n.strip()] or ["random"]
@@ -193,7 +193,7 @@ def simulate(
             records.mkdir(parents=True, exist_ok=True)
         results: list[GameSummary] = []
         start = time.perf_counter()
-        with _progress(as_json) as progress:
+        with progress_bar(as_json) as progress:
             task = progress.add_task(f"{spec.title}, {players} players", total=games)
             collect = _collector(results, records, lambda: progress.advance(task))
             keep = records is not None
@@ -214,20 +214,6 @@ def simulate(
             print_json(summary)
         else:
             _print_summary(summary)
-
-
-@contextmanager
-def _progress(quiet: bool) -> Iterator[Progress]:
-    progress = Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=err,
-        disable=quiet or not err.is_terminal,
-    )
-    with progress:
-        yield progress
 
 
 def _collector(

@@ -8,6 +8,7 @@ from typing import NoReturn
 
 import typer
 from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from spieltafel.core import RecordMismatchError, SpieltafelError
 
@@ -42,3 +43,18 @@ def parse_options(pairs: list[str]) -> dict[str, str]:
             raise SpieltafelError(f"option {pair!r} is not KEY=VALUE")
         options[key.strip()] = value.strip()
     return options
+
+
+@contextmanager
+def progress_bar(quiet: bool) -> Iterator[Progress]:
+    """A progress bar on stderr, shown only on a terminal and never with machine-readable output."""
+    bar = Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err,
+        disable=quiet or not err.is_terminal,
+    )
+    with bar:
+        yield bar

@@ -8,17 +8,14 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from spieltafel import console
-from spieltafel.console import parse_options, user_errors
+from spieltafel.console import parse_options, progress_bar, user_errors
 from spieltafel.core import SpieltafelError, get_game
 
 from .tournament import check_tournament, run_tournament
@@ -64,7 +61,7 @@ def arena_command(
             raise SpieltafelError(
                 f"the arena needs openskill and matplotlib ({error.name} is missing): pip install 'spieltafel[arena]'"
             ) from error
-        with _progress(quiet=as_json) as progress:
+        with progress_bar(quiet=as_json) as progress:
             task = progress.add_task(f"{spec.title}, {players} players", total=games)
             result = run_tournament(
                 spec.name,
@@ -88,20 +85,6 @@ def arena_command(
             sys.stdout.write(json.dumps(results_json(result, stats), ensure_ascii=False, indent=1) + "\n")
             return
         _print_summary(results_json(result, stats), out)
-
-
-@contextmanager
-def _progress(quiet: bool) -> Iterator[Progress]:
-    progress = Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=console.err,
-        disable=quiet or not console.err.is_terminal,
-    )
-    with progress:
-        yield progress
 
 
 def _pct(value: float) -> str:
