@@ -4,7 +4,8 @@ For each configuration it runs a seat-rotated arena tournament with one `hard` s
 seats filled with the opponent bot, and records hard's win share (first place, ties split) with its
 95% Wilson interval, each opponent seat's share, and hard's mean and longest time per move.
 
-    python bench/strength.py [GAME ...] [--games-per-seat K] [--jobs J] [--out FILE]
+    python bench/strength.py [GAME ...] [--players N ...] [--opponents random,greedy] [--games-per-seat K]
+                             [--jobs J] [--out FILE]
 
 Results go to a JSON file (default bench/results/strength.json, merged with earlier runs) and a
 Markdown table on stdout, for docs/bots.md.
@@ -65,12 +66,13 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--opponents", default="random,greedy")
+    parser.add_argument("--players", type=int, nargs="*", help="player counts (default: all the game allows)")
     parser.add_argument("--out", type=Path, default=Path(__file__).parent / "results" / "strength.json")
     args = parser.parse_args()
     specs = [get_game(g) for g in args.games] if args.games else all_games()
     rows: list[dict[str, object]] = json.loads(args.out.read_text()) if args.out.exists() else []
     for spec in specs:
-        for players in range(spec.min_players, spec.max_players + 1):
+        for players in args.players or range(spec.min_players, spec.max_players + 1):
             for opponent in args.opponents.split(","):
                 row = measure(spec.name, players, opponent, args.games_per_seat, args.jobs, args.seed)
                 rows = [r for r in rows if (r["game"], r["players"], r["opponent"]) != (spec.name, players, opponent)]
