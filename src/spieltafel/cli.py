@@ -47,11 +47,14 @@ def bots_for(names: str, count: int, seed: int) -> list[Bot]:
     return [make_bot(name, seed * 1000 + i) for i, name in enumerate(listed)]
 
 
-def read_state(path: Path) -> State:
+def read_state(path: Path, seat: int | None = None) -> State:
+    """The state in a full-state JSON file; ``seat``, if given, must be one of its seats."""
     try:
-        return load_state(path.read_text(encoding="utf-8"))
+        state = load_state(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError) as error:
         raise StateFormatError(f"cannot read {path}: {error}") from error
+    check_seat(state, seat)
+    return state
 
 
 def print_json(data: Any) -> None:
@@ -309,8 +312,7 @@ def state_apply(
 ) -> None:
     """Apply an action; print the new full-state JSON (refused: exit 2 and the reason)."""
     with user_errors():
-        state = read_state(file)
-        check_seat(state, seat)
+        state = read_state(file, seat)
         state.apply(seat, action)
         print_json(state.to_json())
 
@@ -322,9 +324,7 @@ def state_view(
 ) -> None:
     """Print what a seat (or a spectator) may see, as JSON."""
     with user_errors():
-        state = read_state(file)
-        check_seat(state, seat)
-        print_json(state.view(seat))
+        print_json(read_state(file, seat).view(seat))
 
 
 @state_app.command("show")
@@ -334,9 +334,7 @@ def state_show(
 ) -> None:
     """Draw the position as a seat (or a spectator) sees it."""
     with user_errors():
-        state = read_state(file)
-        check_seat(state, seat)
-        out.print(state.render(seat))
+        out.print(read_state(file, seat).render(seat))
 
 
 # -- replay -----------------------------------------------------------------------------------------
