@@ -15,8 +15,10 @@ from spieltafel.games.haleakala.rules import NONE, SUPPLY, TURN
 RED, YELLOW = 0, 1
 
 
-def new(variant: str = "basic", seed: int = 0, priestess: str = "optional") -> HaleakalaState:
-    state = get_game("haleakala").new_state(2, seed, {"variant": variant, "priestess": priestess})
+def new(variant: str = "basic", seed: int = 0, priestess: str | None = None) -> HaleakalaState:
+    """A new game; ``priestess`` None plays the option's default (``compulsory``)."""
+    options = {"variant": variant} if priestess is None else {"variant": variant, "priestess": priestess}
+    state = get_game("haleakala").new_state(2, seed, options)
     assert isinstance(state, HaleakalaState)
     return state
 

@@ -215,7 +215,7 @@ def test_rule_example_priestess_moves_a_chip_left_or_right() -> None:
     disc(s, YELLOW, 1, 3)
     landing_on_3(s, RED)
     act(s, YELLOW, "card 3a")
-    assert texts(s, YELLOW) == ["priestess c1 c2", "priestess c1 c6", "pass"]
+    assert texts(s, YELLOW) == ["priestess c1 c2", "priestess c1 c6"]
     with pytest.raises(IllegalActionError, match="never across"):
         s.parse_action(YELLOW, "priestess c1 c4")
     act(s, YELLOW, "priestess c1 c6")
@@ -341,17 +341,31 @@ def test_a_statue_card_is_lost_without_a_statue_in_the_supply() -> None:
     assert {"kind": "statue-lost", "seat": YELLOW, "field": "f4"} in events
 
 
-def test_priestess_card_compulsory_under_the_option() -> None:
-    """Option ``priestess=compulsory``: "Die Karten »Bau einer Statue« und »Lava-Priesterin« sind
-    Aktionskarten, die sofort ausgeführt werden müssen. Falls das nicht möglich ist, verfällt die
-    Aktion." — with a chip on a crater the card's receiver must move one; no pass."""
-    s = new(priestess="compulsory")
+PALM_CARD_RULE = (
+    "Die Karten »Bau einer Statue« und »Lava-Priesterin« sind Aktionskarten, die sofort ausgeführt werden "
+    "müssen. Falls das nicht möglich ist, verfällt die Aktion."
+)
+BOARD_PRIESTESS_RULE = "Man darf die Lava-Priesterin auch kaufen, wenn man die Aktion nicht ausführen kann oder will."
+
+
+def priestess_card_received(priestess: str | None = None) -> HaleakalaState:
+    """Yellow has just taken a Lava Priestess palm card at segment 3; a chip lies on crater 1."""
+    s = new(priestess=priestess)
     put_card(s, "3a", "priestess")
     put_card(s, "3b", "fish1")
     s.craters[seg(1)] = 1
     disc(s, YELLOW, 1, 3)
     landing_on_3(s, RED)
     act(s, YELLOW, "card 3a")
+    return s
+
+
+def test_priestess_palm_card_is_compulsory_by_default() -> None:
+    """Decision 13 (issue 9): "Die Karten »Bau einer Statue« und »Lava-Priesterin« sind Aktionskarten,
+    die sofort ausgeführt werden müssen. Falls das nicht möglich ist, verfällt die Aktion." — by default
+    the card's receiver must move a chip while one lies on a crater; there is no pass."""
+    assert new().options["priestess"] == "compulsory"
+    s = priestess_card_received()
     assert s.phase == PRIESTESS and texts(s, YELLOW) == ["priestess c1 c2", "priestess c1 c6"]
     assert s.view(None)["pending"]["priestess_may_pass"] is False
     with pytest.raises(IllegalActionError, match="must be carried out"):
@@ -360,15 +374,52 @@ def test_priestess_card_compulsory_under_the_option() -> None:
     assert s.craters == [0, 1, 0, 0, 0, 0] and s.phase == TURN
 
 
-def test_board_priestess_stays_optional_under_the_compulsory_option() -> None:
-    """"Man darf die Lava-Priesterin auch kaufen, wenn man die Aktion nicht ausführen kann oder will."."""
-    s = new(priestess="compulsory")
+def test_priestess_palm_card_may_be_passed_under_the_option() -> None:
+    """Option ``priestess=optional``: the card's own text "Der Spieler darf einen ausliegenden Lava-Chip
+    ... versetzen" read as a permission — the receiver may pass and the chip stays."""
+    s = priestess_card_received("optional")
+    assert texts(s, YELLOW) == ["priestess c1 c2", "priestess c1 c6", "pass"]
+    assert s.view(None)["pending"]["priestess_may_pass"] is True
+    act(s, YELLOW, "pass")
+    assert s.craters == [1, 0, 0, 0, 0, 0] and s.phase == TURN
+
+
+@pytest.mark.parametrize("priestess", ["compulsory", "optional"])
+def test_board_priestess_stays_optional_under_either_option(priestess: str) -> None:
+    """The scoring board's exception: "Man darf die Lava-Priesterin auch kaufen, wenn man die Aktion
+    nicht ausführen kann oder will." — bought from the board she may be passed, whatever the option."""
+    s = new(priestess=priestess)
     s.craters[seg(2)] = 1
     give_shell(s)
     act(s, YELLOW, "buy priestess")
     assert s.phase == PRIESTESS and texts(s, YELLOW)[-1] == "pass"
     act(s, YELLOW, "pass")
     assert s.craters[seg(2)] == 1 and s.phase == TURN
+
+
+def test_scenario_palm_card_must_board_priestess_may() -> None:
+    """Issue 9's reading, both passages in one game: the palm card's rule (PALM_CARD_RULE) has no
+    exception, the board's Priestess has one (BOARD_PRIESTESS_RULE) — which only makes sense if the
+    palm card must be carried out. Yellow first gets the palm card (must move the chip), then buys the
+    board's Priestess with a shell (may pass); without any chip the palm card is simply lost."""
+    assert "müssen" in PALM_CARD_RULE and "oder will" in BOARD_PRIESTESS_RULE
+    s = priestess_card_received()
+    assert "pass" not in texts(s, YELLOW)
+    act(s, YELLOW, "priestess c1 c6")
+    assert s.craters == [0, 0, 0, 0, 0, 1]
+    disc(s, RED, 2, None)  # red's 2 from the first landing back in the supply
+    give_shell(s)
+    act(s, YELLOW, "buy priestess")
+    assert texts(s, YELLOW) == ["priestess c6 c1", "priestess c6 c5", "pass"]
+    act(s, YELLOW, "pass")
+    assert s.craters == [0, 0, 0, 0, 0, 1] and s.phase == TURN
+    lost = new()
+    card = put_card(lost, "3a", "priestess")
+    put_card(lost, "3b", "fish1")
+    disc(lost, YELLOW, 1, 3)
+    landing_on_3(lost, RED)
+    act(lost, YELLOW, "card 3a")
+    assert lost.phase == TURN and card in lost.discard  # "Falls das nicht möglich ist, verfällt die Aktion."
 
 
 def test_lava_card_draw_is_reported_before_its_chip() -> None:

@@ -21,8 +21,8 @@ SEEDS = st.integers(min_value=0, max_value=2**32)
 
 def playout(variant: str, seed: int, choices: int) -> list[HaleakalaState]:
     """Every position of a random game (choices drawn from ``Rng(choices)``), the final one last; odd
-    ``choices`` play with option ``priestess=compulsory``."""
-    s = new(variant, seed, "compulsory" if choices % 2 else "optional")
+    ``choices`` play with option ``priestess=optional`` (even ones with the default, compulsory)."""
+    s = new(variant, seed, "optional" if choices % 2 else None)
     rng = Rng(choices)
     positions = [s.clone()]
     while not s.is_over:

@@ -28,12 +28,12 @@ class Haleakala(Game):
         ),
         OptionSpec(
             "priestess",
-            ("optional", "compulsory"),
-            "optional",
-            "whether a Lava Priestess palm card may be passed ('Der Spieler darf ... versetzen') or must move "
-            "a chip when one lies on a crater ('Aktionskarten, die sofort ausgeführt werden müssen'); the "
-            "Priestess bought from the scoring board is optional either way ('... wenn man die Aktion nicht "
-            "ausführen kann oder will')",
+            ("compulsory", "optional"),
+            "compulsory",
+            "whether a Lava Priestess palm card must move a chip when one lies on a crater ('Aktionskarten, "
+            "die sofort ausgeführt werden müssen', the default) or may be passed ('Der Spieler darf ... "
+            "versetzen'); the Priestess bought from the scoring board is optional either way ('... wenn man "
+            "die Aktion nicht ausführen kann oder will')",
         ),
     )
 

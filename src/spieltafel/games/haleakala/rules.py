@@ -355,8 +355,9 @@ def build_statue(s: HaleakalaState, seat: int, events: list[Event] | None) -> No
 
 def priestess(s: HaleakalaState, seat: int, compulsory: bool) -> bool:
     """A Priestess (card or board): tactical variant, the lava disc comes home; then the player moves
-    a chip when one lies on a crater — or passes, unless ``compulsory`` (a palm card under option
-    ``priestess=compulsory``). True when that decision is open."""
+    a chip when one lies on a crater — or passes, unless ``compulsory`` (a palm card, "Aktionskarten,
+    die sofort ausgeführt werden müssen", except under option ``priestess=optional``). True when that
+    decision is open; with no chip on a crater the action is lost ("verfällt die Aktion")."""
     if s.tactical and s.discs[seat][LAVA_DISC] >= 0:
         s.discs[seat][LAVA_DISC] = SUPPLY
     if any(s.craters):
@@ -559,7 +560,10 @@ def reason(s: HaleakalaState, seat: int, action: int) -> str:
         return _move_reason(s, seat, action - MOVE)
     if s.phase == PRIESTESS:
         if action == PASS:
-            return "a Lava Priestess card is an action card and must be carried out (option priestess=compulsory)"
+            return (
+                "a Lava Priestess palm card is an action card and must be carried out while a chip lies on a "
+                "crater (option priestess=optional allows passing)"
+            )
         return "there is no lava chip on that crater"
     if s.phase == CHOOSE:
         return "choose one of the two cards of the segment where the boat landed"
