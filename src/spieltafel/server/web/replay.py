@@ -1,0 +1,7 @@
+"""Replays: /tables/{id}/replay, /tables/{id}/history, /replay/upload."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+router = APIRouter()
