@@ -1,0 +1,104 @@
+"""Rendering the pages: one Jinja2 environment per language with the i18n extension.
+
+``render(request, template, context, status=200)`` is the one way a page is drawn. It adds the current
+account, the language, the CSRF token and what the chrome of ``base.html`` needs (templates extend
+``base.html`` and fill the blocks ``title`` and ``content``). The security middleware of
+:mod:`spieltafel.server.web.security` has already resolved the account, the language and the CSRF token
+for page requests; outside it (a bare test app) they fall back to visitor, browser language, no token.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+from fastapi import Request
+from fastapi.responses import HTMLResponse
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+
+from . import i18n
+
+TEMPLATES_DIR = Path(__file__).with_name("templates")
+_environments: dict[str, Environment] = {}
+_lock = threading.Lock()
+
+
+def environment(lang: str) -> Environment:
+    """The Jinja2 environment whose ``_``/``gettext``/``ngettext`` translate into ``lang``."""
+    lang = i18n.normalise(lang) or i18n.DEFAULT_LANGUAGE
+    with _lock:
+        env = _environments.get(lang)
+        if env is None:
+            env = Environment(
+                loader=FileSystemLoader(str(TEMPLATES_DIR)),
+                autoescape=select_autoescape(["html", "svg", "xml"], default_for_string=True),
+                extensions=["jinja2.ext.i18n"],
+                trim_blocks=True,
+                lstrip_blocks=True,
+            )
+            env.install_gettext_translations(i18n.translations(lang), newstyle=True)  # type: ignore[attr-defined]
+            env.globals["lang"] = lang
+            _environments[lang] = env
+        return env
+
+
+def reset() -> None:
+    """Forget the environments (after the catalogs were reloaded)."""
+    with _lock:
+        _environments.clear()
+
+
+def language_of(request: Request) -> str:
+    """The language of this request: resolved by the middleware, else cookie, then the browser's."""
+    lang = getattr(request.state, "web_lang", None)
+    if isinstance(lang, str):
+        return lang
+    return (
+        i18n.normalise(request.cookies.get(i18n.LANGUAGE_COOKIE))
+        or i18n.negotiate(request.headers.get("accept-language"))
+        or i18n.DEFAULT_LANGUAGE
+    )
+
+
+def account_of(request: Request) -> Any:
+    """The signed-in account of this page request (resolved by the middleware), or None."""
+    return getattr(request.state, "web_account", None)
+
+
+def csrf_token_of(request: Request) -> str:
+    """The token every state-changing form of this page carries (field ``csrf_token``)."""
+    token = getattr(request.state, "web_csrf", None)
+    return token if isinstance(token, str) else ""
+
+
+def gettext_of(request: Request) -> Callable[[str], str]:
+    """``gettext`` in the request's language (for messages composed in Python)."""
+    return i18n.gettext_for(language_of(request))
+
+
+def render(request: Request, template: str, context: Mapping[str, Any] | None = None, status: int = 200) -> HTMLResponse:
+    """Render ``template`` (which extends ``base.html``) in the request's language."""
+    lang = language_of(request)
+    values: dict[str, Any] = {
+        "request": request,
+        "account": account_of(request),
+        "lang": lang,
+        "languages": i18n.LANGUAGES,
+        "language_names": i18n.LANGUAGE_NAMES,
+        "csrf_token": csrf_token_of(request),
+        "current_path": _current_path(request),
+        "flash": None,
+        "your_turn_count": getattr(request.state, "web_your_turn", None),
+    }
+    values.update(context or {})
+    html = environment(lang).get_template(template).render(values)
+    return HTMLResponse(html, status_code=status, headers={"Content-Language": lang})
+
+
+def _current_path(request: Request) -> str:
+    path = request.url.path
+    if request.url.query:
+        path += "?" + request.url.query
+    return path
