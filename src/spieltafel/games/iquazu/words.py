@@ -1,0 +1,152 @@
+"""Iquazú's actions and events in words, for people (translated through ``gettext``).
+
+``action_label`` reads a notation (``place 7c BBW``, ``draw``, ``bonus cards3`` ...) and
+``event_text`` an event view (``{"kind": "place", ...}``); both return one short sentence.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from spieltafel.games.svgkit import Gettext, identity, player_name
+
+from .components import PLAYER_COLOURS
+
+
+def colour_name(letter: str, gettext: Gettext) -> str:
+    """A card or slot colour by its letter: W white, B blue, O orange."""
+    names = {"W": gettext("white"), "B": gettext("blue"), "O": gettext("orange")}
+    return names.get(letter.upper(), letter)
+
+
+def cards_words(letters: str, gettext: Gettext) -> str:
+    """Cards as colour names, e.g. ``BBW`` → "blue, blue, white"."""
+    return ", ".join(colour_name(letter, gettext) for letter in letters) or gettext("no cards")
+
+
+def paid_words(paid: Mapping[str, int], gettext: Gettext) -> str:
+    """Cards paid as ``{"W": 1, "B": 2, "O": 0}`` in words."""
+    return cards_words("".join(letter * int(count) for letter, count in paid.items()), gettext)
+
+
+def tile_name(code: str, gettext: Gettext) -> str:
+    """A bonus tile's effect in words."""
+    names = {
+        "cards2": gettext("draw 2 cards"),
+        "cards3": gettext("draw 3 cards"),
+        "cards4": gettext("draw 4 cards"),
+        "any": gettext("pay with any colours"),
+        "double": gettext("one more action"),
+        "points1": gettext("1 point"),
+        "points2": gettext("2 points"),
+        "points3": gettext("3 points"),
+        "points4": gettext("4 points"),
+        "points5": gettext("5 points"),
+        "light": gettext("face-down light tile"),
+        "dark": gettext("face-down dark tile"),
+    }
+    return names.get(code, code)
+
+
+def seat_name(seat: object, gettext: Gettext) -> str:
+    """A seat by its gem colour ("Red" ...)."""
+    if isinstance(seat, int) and 0 <= seat < len(PLAYER_COLOURS):
+        return player_name(PLAYER_COLOURS[seat], gettext)
+    return gettext("nobody")
+
+
+def action_label(notation: str, gettext: Gettext = identity) -> str:
+    """The action ``notation`` in words, e.g. "Place on slot 7c, paying blue, blue, white"."""
+    words = notation.split()
+    verb = words[0] if words else ""
+    if verb == "place" and len(words) >= 3:
+        text = gettext("Place on slot {slot}, paying {cards}")
+        if len(words) == 4:
+            text = gettext("Place on slot {slot} with the any-colour tile, paying {cards}")
+        return text.format(slot=words[1], cards=cards_words(words[2], gettext))
+    if verb == "bonus" and len(words) == 2:
+        return gettext("Use the bonus tile: {effect}").format(effect=tile_name(words[1], gettext))
+    if verb == "discard" and len(words) == 2:
+        return gettext("Discard a {colour} card").format(colour=colour_name(words[1], gettext))
+    fixed = {"draw": gettext("Draw 4 cards"), "end": gettext("End the turn")}
+    return fixed.get(notation.strip(), notation)
+
+
+def _count_cards(count: int, gettext: Gettext) -> str:
+    return gettext("1 card") if count == 1 else gettext("{count} cards").format(count=count)
+
+
+def _draw(e: Mapping[str, Any], g: Gettext) -> str:
+    text = g("{player} draws {cards}").format(player=seat_name(e.get("seat"), g), cards=_count_cards(e["count"], g))
+    if isinstance(e.get("cards"), Mapping):
+        text += " (" + paid_words(e["cards"], g) + ")"
+    return text
+
+
+def _place(e: Mapping[str, Any], g: Gettext) -> str:
+    return g("{player} places a gem on slot {slot}, paying {cards}").format(
+        player=seat_name(e["seat"], g), slot=e["slot"], cards=paid_words(e["paid"], g)
+    )
+
+
+def _rock(e: Mapping[str, Any], g: Gettext) -> str:
+    awards = ", ".join(
+        g("{player} {points}").format(player=seat_name(seat, g), points=points) for seat, points in e["awards"]
+    )
+    return g("Rock of column {column} scores: {awards}").format(column=e["column"], awards=awards or g("nobody"))
+
+
+def _bonus_tile(e: Mapping[str, Any], g: Gettext) -> str:
+    if e.get("seat") is None:
+        return g("Bonus tile of row {row} ({tile}) leaves the game: no gem in the row").format(
+            row=e["row"], tile=tile_name(e["tile"], g)
+        )
+    return g("{player} wins the bonus tile of row {row}: {tile}").format(
+        player=seat_name(e["seat"], g), row=e["row"], tile=tile_name(e["tile"], g)
+    )
+
+
+def _game_over(e: Mapping[str, Any], g: Gettext) -> str:
+    winners = ", ".join(seat_name(w, g) for w in e.get("winners", []))
+    scores = ", ".join(f"{seat_name(p, g)} {points}" for p, points in enumerate(e.get("scores", [])))
+    return g("Game over. Winner: {winners} ({scores})").format(winners=winners, scores=scores)
+
+
+_EVENTS: dict[str, Callable[[Mapping[str, Any], Gettext], str]] = {
+    "draw": _draw,
+    "place": _place,
+    "rock": _rock,
+    "bonus-tile": _bonus_tile,
+    "game-over": _game_over,
+    "reshuffle": lambda e, g: g("The discards are shuffled into a new draw pile of {count} cards").format(
+        count=e["cards"]
+    ),
+    "refill-gems": lambda e, g: g("{player} takes {count} gems back from scored columns").format(
+        player=seat_name(e["seat"], g), count=e["gems"]
+    ),
+    "bonus": lambda e, g: g("{player} uses a bonus tile: {tile}").format(
+        player=seat_name(e["seat"], g), tile=tile_name(e["tile"], g)
+    ),
+    "discard": lambda e, g: g("{player} discards a {colour} card").format(
+        player=seat_name(e["seat"], g), colour=colour_name(e["card"], g)
+    ),
+    "turn": lambda e, g: g("{player}'s turn").format(player=seat_name(e["seat"], g)),
+    "water": lambda e, g: g("A water drop falls on slot {slot}").format(slot=e["slot"]),
+    "refill-water": lambda e, g: g("The water box is refilled: {count} drops").format(count=e["drops"]),
+    "shift": lambda e, g: g("The water frame moves on to column {column}; new bonus tiles: {tiles}").format(
+        column=e["frame"], tiles=", ".join(tile_name(t, g) for t in e.get("revealed", []))
+    ),
+    "water-box": lambda e, g: g("{player} takes the water box").format(player=seat_name(e["seat"], g)),
+    "tile-points": lambda e, g: g("{player} scores {points} points for bonus tiles").format(
+        player=seat_name(e["seat"], g), points=e["points"]
+    ),
+}
+
+
+def event_text(event: Mapping[str, Any], gettext: Gettext = identity) -> str:
+    """An event view in words, e.g. "Red places a gem on slot 7c, paying blue, blue"."""
+    describe = _EVENTS.get(str(event.get("kind")))
+    if describe is None:
+        return gettext("Something happened: {kind}").format(kind=event.get("kind"))
+    return describe(event, gettext)

@@ -1,0 +1,32 @@
+"""Random positions of every game and player count, shared by the board tests."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from spieltafel.core import Rng, get_game
+from spieltafel.core.game import State
+
+COUNTS = {"iquazu": (2, 3, 4), "haleakala": (2,), "niagara": (3, 4, 5)}
+CASES = [(game, players) for game, counts in COUNTS.items() for players in counts]
+
+
+def positions(game: str, players: int, games: int = 4, every: int = 7, seed: int = 0) -> Iterator[tuple[State, list[dict[str, Any]]]]:
+    """Positions along random games (every ``every``-th), each with the events of the move before it."""
+    for g in range(games):
+        state = get_game(game).new_state(players=players, seed=seed + g)
+        rng = Rng(1000 + seed + g)
+        step = 0
+        events: list[dict[str, Any]] = []
+        while not state.is_over and step < 400:
+            if step % every == 0:
+                yield state, events
+            seat = rng.choice(list(state.seats_to_act()))
+            events = [e.view(seat) for e in state.apply(seat, rng.choice(state.legal_actions(seat)))]
+            step += 1
+        yield state, events
+
+
+def legal_of(state: State, seat: int) -> list[tuple[int, str]]:
+    return [(a, state.action_text(seat, a)) for a in state.legal_actions(seat)]
