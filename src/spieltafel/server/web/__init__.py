@@ -1,17 +1,38 @@
 """The browser pages of the online platform (issue 11): Jinja2 pages, static files, languages.
 
-`install(app)` is called by `spieltafel.server.app.create_app` at its end; it mounts the static files,
-the pages, the security headers and the state decorator that adds the SVG board to WebSocket states.
+`install(app)` is called by `spieltafel.server.app.create_app` at its end: it mounts ``/static``, adds
+the security middleware (headers, account and language of each page, CSRF), includes the pages and the
+rules and replay routers, and registers the state decorator that adds the SVG board and the words to
+WebSocket states opened with ``?board=svg&lang=<lang>``.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from fastapi import FastAPI
 
+STATIC_DIR = Path(__file__).with_name("static")
+
 
 def install(app: FastAPI) -> None:
-    """Add the web pages to the app (filled in step by step)."""
-    return None
+    """Add the web pages to ``app``."""
+    from fastapi.staticfiles import StaticFiles
+
+    from . import board, i18n, pages, replay, rules
+    from .security import PageMiddleware
+
+    i18n.load_all()
+    app.mount("/static", StaticFiles(directory=str(STATIC_DIR)), name="static")
+    app.include_router(pages.router)
+    app.include_router(rules.router)
+    app.include_router(replay.router)
+    decorators = getattr(app.state, "state_decorators", None)
+    if decorators is None:
+        decorators = []
+        app.state.state_decorators = decorators
+    if board.decorate not in decorators:
+        decorators.append(board.decorate)
+    app.add_middleware(PageMiddleware, fastapi_app=app)

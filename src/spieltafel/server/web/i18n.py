@@ -10,7 +10,7 @@ from __future__ import annotations
 import io
 import threading
 from collections.abc import Callable
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 from babel.messages.mofile import write_mo
@@ -45,7 +45,7 @@ def _compile(po_path: Path, lang: str, domain: str) -> Translations:
     return Translations(buffer, domain=domain)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _translations(lang: str) -> NullTranslations:
     if lang == SOURCE_LANGUAGE or lang not in LANGUAGES:
         return NullTranslations()

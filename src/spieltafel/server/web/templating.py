@@ -78,7 +78,9 @@ def gettext_of(request: Request) -> Callable[[str], str]:
     return i18n.gettext_for(language_of(request))
 
 
-def render(request: Request, template: str, context: Mapping[str, Any] | None = None, status: int = 200) -> HTMLResponse:
+def render(
+    request: Request, template: str, context: Mapping[str, Any] | None = None, status: int = 200
+) -> HTMLResponse:
     """Render ``template`` (which extends ``base.html``) in the request's language."""
     lang = language_of(request)
     values: dict[str, Any] = {

@@ -1,0 +1,111 @@
+"""The state decorator: the board as SVG and the moves and events in words, in the client's language.
+
+Registered in ``app.state.state_decorators`` by :func:`spieltafel.server.web.install`. The server calls it
+before it sends a state message on a WebSocket opened as ``/ws/tables/{id}?board=svg&lang=de``; it adds
+``"board"`` (``spieltafel.games.<game>.svg.render_board`` drawn from the seat's view only),
+``"label"`` on every legal action and ``"texts"`` (one line of words per event) from the game's
+``words.py``. Everything it adds is derived from what the payload already holds for that seat, so it can
+add no secret.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+from collections.abc import Callable, Mapping, MutableMapping, Sequence
+from types import ModuleType
+from typing import Any
+
+from . import i18n
+
+log = logging.getLogger(__name__)
+
+
+def _module(game: str, name: str) -> ModuleType | None:
+    try:
+        return importlib.import_module(f"spieltafel.games.{game}.{name}")
+    except ImportError:
+        return None
+
+
+def legal_pairs(legal: Sequence[Any]) -> list[tuple[int, str]]:
+    """``[(action index, notation)]`` of the payload's legal actions."""
+    pairs: list[tuple[int, str]] = []
+    for item in legal:
+        if isinstance(item, Mapping):
+            pairs.append((int(item["action"]), str(item.get("notation", ""))))
+    return pairs
+
+
+def render_board(
+    game: str,
+    view: Mapping[str, Any],
+    seat: int | None,
+    legal: Sequence[tuple[int, str]],
+    gettext: Callable[[str], str],
+) -> str | None:
+    """The SVG board of ``game``, or None when the game has no ``svg.py`` (yet)."""
+    module = _module(game, "svg")
+    if module is None or not hasattr(module, "render_board"):
+        return None
+    board: str = module.render_board(view, seat, list(legal), gettext)
+    return board
+
+
+def action_label(game: str, notation: str, gettext: Callable[[str], str]) -> str:
+    """An action in words (the notation itself when the game has no ``words.py``)."""
+    module = _module(game, "words")
+    if module is None or not hasattr(module, "action_label"):
+        return notation
+    try:
+        label: str = module.action_label(notation, gettext)
+    except Exception:  # a label must never stop a state from being sent
+        log.exception("action_label failed for %s %r", game, notation)
+        return notation
+    return label
+
+
+def event_text(game: str, event: Mapping[str, Any], gettext: Callable[[str], str]) -> str:
+    """An event in words."""
+    module = _module(game, "words")
+    if module is not None and hasattr(module, "event_text"):
+        try:
+            text: str = module.event_text(event, gettext)
+            return text
+        except Exception:
+            log.exception("event_text failed for %s %r", game, event)
+    kind = event.get("type") or event.get("kind") or "event"
+    return str(kind)
+
+
+def decorate(payload: MutableMapping[str, Any], context: Any) -> None:
+    """Add the board, action labels and event texts when the client asked for ``board=svg``."""
+    params: Mapping[str, str] = getattr(context, "params", {}) or {}
+    if params.get("board") != "svg":
+        return
+    game = str(getattr(context, "game", ""))
+    seat = getattr(context, "seat", None)
+    lang = i18n.normalise(params.get("lang")) or i18n.DEFAULT_LANGUAGE
+    gettext = i18n.gettext_for(lang)
+    legal = payload.get("legal") or []
+    for item in legal:
+        if isinstance(item, MutableMapping):
+            item["label"] = action_label(game, str(item.get("notation", "")), gettext)
+    view = payload.get("view") or {}
+    try:
+        payload["board"] = render_board(game, view, seat, legal_pairs(legal), gettext)
+    except Exception:
+        log.exception("render_board failed for %s", game)
+        payload["board"] = None
+    events = payload.get("events") or []
+    payload["texts"] = [event_text(game, e, gettext) if isinstance(e, Mapping) else str(e) for e in events]
+    payload["chosen"] = chosen_seats(view)
+    payload["lang"] = lang
+
+
+def chosen_seats(view: Any) -> list[int]:
+    """Seats that have made a secret choice not yet revealed (Niagara's "has chosen" markers)."""
+    info = view.get("player_info") if isinstance(view, Mapping) else None
+    if not isinstance(info, list):
+        return []
+    return [int(p["seat"]) for p in info if isinstance(p, Mapping) and p.get("committed") and "seat" in p]

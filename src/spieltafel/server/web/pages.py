@@ -1,0 +1,579 @@
+"""The pages: sign up, sign in, sign out, language, lobby, new table, table (running, open, finished).
+
+Each page calls the services on ``app.state.services`` (accounts, tables) and renders a template in
+the request's language. Service refusals become readable, translated messages. Forms are read with
+:func:`spieltafel.server.web.security.form_of` (the middleware has already checked their CSRF token).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+
+from spieltafel.core import get_game
+from spieltafel.core.registry import all_games
+
+from . import board, i18n
+from .security import SESSION_COOKIE, form_of
+from .templating import account_of, gettext_of, language_of, render
+
+router = APIRouter(include_in_schema=False)
+
+NAME_PATTERN = re.compile(r"[A-Za-z0-9_-]{3,20}")
+MIN_PASSWORD = 8
+BOT_LEVELS: tuple[str, ...] = ("easy", "medium", "hard", "expert", "greedy", "random")
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
+
+
+def _services(request: Request) -> Any:
+    return request.app.state.services
+
+
+def _redirect(url: str) -> RedirectResponse:
+    return RedirectResponse(url, status_code=303)
+
+
+def safe_next(value: str | None, default: str = "/") -> str:
+    """A local path to go back to (never another site)."""
+    if not value or not value.startswith("/") or value.startswith("//") or "\\" in value or "\n" in value:
+        return default
+    return value
+
+
+def error_text(error: Exception, gettext: Callable[[str], str]) -> str:
+    """A service refusal in the reader's language."""
+    code = str(getattr(error, "code", "") or "")
+    known = {
+        "stale": gettext("The game moved on before your move arrived. Here is the current position."),
+        "illegal": gettext("That move is not allowed now."),
+        "not-your-turn": gettext("It is not your turn."),
+        "not-seated": gettext("You do not have a seat at this table."),
+        "unauthenticated": gettext("Please sign in first."),
+        "forbidden": gettext("You may not do that."),
+        "not-found": gettext("There is no such table."),
+        "taken": gettext("That name is taken. Please choose another."),
+        "name-taken": gettext("That name is taken. Please choose another."),
+        "seat-taken": gettext("That seat is taken."),
+        "full": gettext("This table has no free seat."),
+        "started": gettext("This game has already started."),
+        "over": gettext("This game is over."),
+        "credentials": gettext("Wrong name or password."),
+    }
+    if code in known:
+        return known[code]
+    name = type(error).__name__
+    by_class = {
+        "Unauthenticated": gettext("Please sign in first."),
+        "Forbidden": gettext("You may not do that."),
+        "NotFound": gettext("There is no such table."),
+        "StaleSeq": known["stale"],
+        "Conflict": gettext("That is not possible at this table now."),
+        "Invalid": gettext("Some of what you entered is not valid."),
+    }
+    return by_class.get(name, gettext("Something went wrong. Please try again."))
+
+
+def _service_error() -> type[Exception]:
+    try:
+        from spieltafel.server.errors import ServiceError
+    except ImportError:  # pragma: no cover - the server is always installed with the pages
+        return Exception
+    return ServiceError
+
+
+def _game_title(name: str) -> str:
+    try:
+        return get_game(name).title
+    except Exception:
+        return name
+
+
+# -- seats and tables as the templates want them -------------------------------------------------------
+
+
+def seat_rows(table: Mapping[str, Any], gettext: Callable[[str], str], me: Any = None) -> list[dict[str, Any]]:
+    """One row per seat: number, who sits there (a name, a bot level or open), and whether it is me."""
+    rows: list[dict[str, Any]] = []
+    to_act = set(table.get("to_act") or [])
+    me_name = getattr(me, "name", None)
+    for index, seat in enumerate(table.get("seats") or []):
+        seat = seat if isinstance(seat, Mapping) else {"name": seat}
+        number = int(seat.get("seat", index))
+        kind = str(seat.get("kind") or "")
+        name = seat.get("name") or seat.get("account")
+        bot = seat.get("bot")
+        if bot and not name:
+            kind = "bot"
+        elif name:
+            kind = kind if kind in ("person", "program") else "person"
+        elif kind != "bot":
+            kind = "open"
+        if kind == "bot":
+            label = gettext("Bot (%(level)s)") % {"level": bot_level_name(str(bot or ""), gettext)}
+        elif kind == "open":
+            label = gettext("open seat")
+        else:
+            label = str(name)
+        rows.append(
+            {
+                "seat": number,
+                "kind": kind,
+                "label": label,
+                "name": name,
+                "is_me": bool(me_name and name == me_name),
+                "to_act": number in to_act,
+            }
+        )
+    return rows
+
+
+def bot_level_name(level: str, gettext: Callable[[str], str]) -> str:
+    names = {
+        "easy": gettext("easy"),
+        "medium": gettext("medium"),
+        "hard": gettext("hard"),
+        "expert": gettext("expert"),
+        "greedy": gettext("greedy"),
+        "random": gettext("random"),
+    }
+    return names.get(level, level)
+
+
+def option_rows(game_name: str, options: Mapping[str, Any], gettext: Callable[[str], str]) -> list[dict[str, str]]:
+    """The table's options in words: the option's name and the chosen value."""
+    rows = []
+    try:
+        specs = {spec.name: spec for spec in get_game(game_name).options}
+    except Exception:
+        specs = {}
+    for key, value in options.items():
+        spec = specs.get(key)
+        if spec is not None and str(value) == spec.default:
+            continue
+        rows.append({"name": gettext(key), "value": gettext(str(value))})
+    return rows
+
+
+def table_rows(tables: Sequence[Mapping[str, Any]], gettext: Callable[[str], str], me: Any) -> list[dict[str, Any]]:
+    rows = []
+    for table in tables:
+        seats = seat_rows(table, gettext, me)
+        to_act = [s for s in seats if s["to_act"]]
+        rows.append(
+            {
+                "id": table.get("id"),
+                "game": table.get("game"),
+                "title": _game_title(str(table.get("game"))),
+                "players": table.get("players"),
+                "status": table.get("status"),
+                "seats": seats,
+                "free": sum(1 for s in seats if s["kind"] == "open"),
+                "options": option_rows(str(table.get("game")), table.get("options") or {}, gettext),
+                "to_act": to_act,
+                "my_turn": any(s["is_me"] for s in to_act),
+                "mine": any(s["is_me"] for s in seats),
+            }
+        )
+    return rows
+
+
+# -- accounts -----------------------------------------------------------------------------------------
+
+
+@router.get("/signup", response_class=HTMLResponse)
+async def signup_page(request: Request) -> Response:
+    return render(
+        request, "signup.html", {"name": "", "error": None, "next": safe_next(request.query_params.get("next"))}
+    )
+
+
+@router.post("/signup", response_class=HTMLResponse)
+async def signup(request: Request) -> Response:
+    gettext = gettext_of(request)
+    form = form_of(request)
+    name = form.get("name", "").strip()
+    password = form.get("password", "")
+    target = safe_next(form.get("next"))
+    error = None
+    if not NAME_PATTERN.fullmatch(name):
+        error = gettext("A name has 3 to 20 letters, digits, '-' or '_'.")
+    elif len(password) < MIN_PASSWORD:
+        error = gettext("The password needs at least 8 characters.")
+    elif password != form.get("password2", password):
+        error = gettext("The two passwords differ.")
+    if error is None:
+        services = _services(request)
+        try:
+            account = await services.accounts.create(name, password)
+            chosen = i18n.normalise(request.cookies.get(i18n.LANGUAGE_COOKIE))
+            if chosen:
+                await services.accounts.set_language(account, chosen)
+            session = await services.accounts.open_session(account)
+        except _service_error() as refusal:
+            code = str(getattr(refusal, "code", ""))
+            if type(refusal).__name__ == "Conflict" or "taken" in code or "exists" in code:
+                error = gettext("That name is taken. Please choose another.")
+            elif type(refusal).__name__ == "Invalid":
+                error = gettext("That password is too common or too weak. Please choose another.")
+            else:
+                error = error_text(refusal, gettext)
+        else:
+            response = _redirect(target)
+            _set_session(response, session)
+            return response
+    return render(request, "signup.html", {"name": name, "error": error, "next": target}, status=422)
+
+
+@router.get("/signin", response_class=HTMLResponse)
+async def signin_page(request: Request) -> Response:
+    return render(
+        request, "signin.html", {"name": "", "error": None, "next": safe_next(request.query_params.get("next"))}
+    )
+
+
+@router.post("/signin", response_class=HTMLResponse)
+async def signin(request: Request) -> Response:
+    gettext = gettext_of(request)
+    form = form_of(request)
+    name = form.get("name", "").strip()
+    target = safe_next(form.get("next"))
+    services = _services(request)
+    try:
+        account = await services.accounts.authenticate(name, form.get("password", ""))
+        session = await services.accounts.open_session(account)
+    except _service_error() as refusal:
+        if type(refusal).__name__ in ("Unauthenticated", "Invalid", "NotFound"):
+            error = gettext("Wrong name or password.")
+        else:
+            error = error_text(refusal, gettext)
+        return render(request, "signin.html", {"name": name, "error": error, "next": target}, status=401)
+    response = _redirect(target)
+    _set_session(response, session)
+    if not i18n.normalise(getattr(account, "language", None)):
+        chosen = i18n.normalise(request.cookies.get(i18n.LANGUAGE_COOKIE))
+        if chosen:
+            await services.accounts.set_language(account, chosen)
+    return response
+
+
+@router.post("/signout")
+async def signout(request: Request) -> Response:
+    session = request.cookies.get(SESSION_COOKIE)
+    if session:
+        try:
+            await _services(request).accounts.close_session(session)
+        except _service_error():
+            pass
+    response = _redirect("/")
+    try:
+        from spieltafel.server.auth import clear_session_cookie
+
+        clear_session_cookie(response)
+    except ImportError:  # pragma: no cover
+        response.delete_cookie(SESSION_COOKIE, path="/")
+    return response
+
+
+def _set_session(response: Response, session: str) -> None:
+    from spieltafel.server.auth import session_cookie
+
+    session_cookie(response, session)
+
+
+@router.post("/language")
+async def set_language(request: Request) -> Response:
+    form = form_of(request)
+    lang = i18n.normalise(form.get("lang")) or i18n.DEFAULT_LANGUAGE
+    response = _redirect(safe_next(form.get("next")))
+    secure = request.url.scheme == "https"
+    response.set_cookie(
+        i18n.LANGUAGE_COOKIE, lang, max_age=LANGUAGE_COOKIE_AGE, path="/", samesite="lax", secure=secure
+    )
+    account = account_of(request)
+    if account is not None:
+        await _services(request).accounts.set_language(account, lang)
+    return response
+
+
+# -- lobby --------------------------------------------------------------------------------------------
+
+
+@router.get("/", response_class=HTMLResponse)
+async def lobby(request: Request) -> Response:
+    gettext = gettext_of(request)
+    me = account_of(request)
+    tables = _services(request).tables
+    open_tables = table_rows(await tables.list("open", None), gettext, me)
+    running = table_rows(await tables.list("playing", None), gettext, me)
+    mine: list[dict[str, Any]] = []
+    if me is not None:
+        mine = [t for t in table_rows(await tables.list(None, me), gettext, me) if t["status"] != "over"]
+        mine.sort(key=lambda t: (not t["my_turn"], t["status"] != "playing", -int(t["id"] or 0)))
+        finished = [t for t in table_rows(await tables.list("over", me), gettext, me)][:10]
+    else:
+        finished = [t for t in table_rows(await tables.list("over", None), gettext, me)][:10]
+    games = [{"name": g.name, "title": g.title, "min": g.min_players, "max": g.max_players} for g in all_games()]
+    return render(
+        request,
+        "lobby.html",
+        {"open_tables": open_tables, "running": running, "mine": mine, "finished": finished, "games": games},
+    )
+
+
+# -- a new table --------------------------------------------------------------------------------------
+
+
+def _seat_choices(gettext: Callable[[str], str]) -> list[tuple[str, str]]:
+    choices = [("me", gettext("me")), ("open", gettext("open for a person"))]
+    choices += [
+        (f"bot:{level}", gettext("bot: %(level)s") % {"level": bot_level_name(level, gettext)}) for level in BOT_LEVELS
+    ]
+    return choices
+
+
+@router.get("/tables/new", response_class=HTMLResponse)
+async def new_table_page(request: Request) -> Response:
+    if account_of(request) is None:
+        return _redirect("/signin?next=/tables/new")
+    return _new_table(request, request.query_params.get("game"), request.query_params.get("players"), {}, None)
+
+
+def _new_table(
+    request: Request,
+    game_name: str | None,
+    players_text: str | None,
+    chosen: Mapping[str, str],
+    error: str | None,
+    status: int = 200,
+) -> Response:
+    gettext = gettext_of(request)
+    games = [{"name": g.name, "title": g.title, "min": g.min_players, "max": g.max_players} for g in all_games()]
+    context: dict[str, Any] = {"games": games, "game": None, "error": error}
+    try:
+        game = get_game(game_name) if game_name else None
+    except Exception:
+        game = None
+    if game is not None:
+        try:
+            players = int(players_text or game.min_players)
+        except ValueError:
+            players = game.min_players
+        players = max(game.min_players, min(game.max_players, players))
+        options = [
+            {
+                "name": spec.name,
+                "label": gettext(spec.name),
+                "description": gettext(spec.description),
+                "choices": [
+                    {"value": c, "label": gettext(c), "checked": chosen.get(f"option:{spec.name}", spec.default) == c}
+                    for c in spec.choices
+                ],
+            }
+            for spec in game.options
+        ]
+        seats = []
+        for seat in range(players):
+            default = "me" if seat == 0 else "bot:medium"
+            seats.append({"seat": seat, "value": chosen.get(f"seat:{seat}", default)})
+        context.update(
+            game={"name": game.name, "title": game.title, "min": game.min_players, "max": game.max_players},
+            players=players,
+            player_counts=list(range(game.min_players, game.max_players + 1)),
+            options=options,
+            seats=seats,
+            seat_choices=_seat_choices(gettext),
+        )
+    return render(request, "new_table.html", context, status=status)
+
+
+@router.post("/tables/new", response_class=HTMLResponse)
+async def create_table(request: Request) -> Response:
+    gettext = gettext_of(request)
+    me = account_of(request)
+    if me is None:
+        return _redirect("/signin?next=/tables/new")
+    form = form_of(request)
+    game_name = form.get("game", "")
+    try:
+        game = get_game(game_name)
+        players = int(form.get("players", ""))
+        game.check_players(players)
+    except Exception:
+        return _new_table(
+            request, game_name, form.get("players"), form, gettext("Please choose a game and a player count."), 422
+        )
+    options = {spec.name: form.get(f"option:{spec.name}", spec.default) for spec in game.options}
+    seats: list[dict[str, str]] = []
+    for seat in range(players):
+        value = form.get(f"seat:{seat}", "open")
+        if value.startswith("bot:") and value[4:] in BOT_LEVELS:
+            seats.append({"kind": "bot", "bot": value[4:]})
+        elif value == "me":
+            seats.append({"kind": "me"})
+        else:
+            seats.append({"kind": "open"})
+    if sum(1 for s in seats if s["kind"] == "me") != 1:
+        return _new_table(request, game.name, str(players), form, gettext("Choose exactly one seat for yourself."), 422)
+    try:
+        table_id = await _services(request).tables.create(me, game.name, players, options, seats)
+    except _service_error() as refusal:
+        return _new_table(request, game.name, str(players), form, error_text(refusal, gettext), 422)
+    return _redirect(f"/tables/{table_id}")
+
+
+# -- a table ------------------------------------------------------------------------------------------
+
+
+@router.get("/tables/{table_id}", response_class=HTMLResponse)
+async def table_page(request: Request, table_id: int) -> Response:
+    gettext = gettext_of(request)
+    lang = language_of(request)
+    me = account_of(request)
+    tables = _services(request).tables
+    try:
+        table = await tables.get(table_id)
+    except _service_error() as refusal:
+        return render(
+            request, "message.html", {"heading": gettext("Table not found"), "text": error_text(refusal, gettext)}, 404
+        )
+    status = str(table.get("status"))
+    game_name = str(table.get("game"))
+    seats = seat_rows(table, gettext, me)
+    context: dict[str, Any] = {
+        "table": table,
+        "table_id": table_id,
+        "title": _game_title(game_name),
+        "game": game_name,
+        "seats": seats,
+        "options": option_rows(game_name, table.get("options") or {}, gettext),
+        "status": status,
+        "my_seat": next((s["seat"] for s in seats if s["is_me"]), None),
+        "free": sum(1 for s in seats if s["kind"] == "open"),
+        "error": request.query_params.get("error") and gettext("That did not work. Please try again."),
+    }
+    if status == "open":
+        return render(request, "table_open.html", context)
+    state = dict(await tables.state_for(table_id, me))
+    seat = state.get("seat")
+    legal = list(state.get("legal") or [])
+    pairs = board.legal_pairs(legal)
+    tg = i18n.gettext_for(lang)
+    for item in legal:
+        item["label"] = board.action_label(game_name, str(item.get("notation", "")), tg)
+    try:
+        svg = board.render_board(game_name, state.get("view") or {}, seat, pairs, tg)
+    except Exception:
+        svg = None
+    texts = [board.event_text(game_name, e, tg) for e in state.get("events") or [] if isinstance(e, Mapping)]
+    to_act = set(state.get("to_act") or [])
+    for row in seats:
+        row["to_act"] = row["seat"] in to_act
+    context.update(state=state, seat=seat, legal=legal, board_svg=svg, texts=texts, seats=seats)
+    if status == "over" or state.get("result"):
+        context["result"] = result_rows(state.get("result") or {}, seats, gettext)
+        return render(request, "table_over.html", context)
+    config = {
+        "table": table_id,
+        "seat": seat,
+        "lang": lang,
+        "seq": state.get("seq"),
+        "seats": {str(s["seat"]): s["label"] for s in seats},
+        "texts": client_texts(gettext),
+    }
+    context["config_json"] = json.dumps(config, ensure_ascii=True).replace("<", "\\u003c")
+    return render(request, "table.html", context)
+
+
+def result_rows(
+    result: Mapping[str, Any], seats: list[dict[str, Any]], gettext: Callable[[str], str]
+) -> list[dict[str, Any]]:
+    scores = list(result.get("scores") or [])
+    winners = set(result.get("winners") or [])
+    rows = []
+    for row in seats:
+        number = row["seat"]
+        rows.append(
+            {
+                "seat": number,
+                "label": row["label"],
+                "is_me": row["is_me"],
+                "score": scores[number] if number < len(scores) else None,
+                "winner": number in winners,
+            }
+        )
+    rows.sort(key=lambda r: (not r["winner"], -(r["score"] or 0)))
+    return rows
+
+
+def client_texts(gettext: Callable[[str], str]) -> dict[str, str]:
+    """The words the browser module shows, in the page's language."""
+    return {
+        "your_turn": gettext("Your turn"),
+        "your_turn_title": gettext("Your turn – Spieltafel"),
+        "choose": gettext("Your turn: choose a move on the board."),
+        "waiting_for": gettext("Waiting for: %(names)s"),
+        "chosen_waiting": gettext("You have chosen. Waiting for: %(names)s"),
+        "confirm": gettext("Confirm"),
+        "cancel": gettext("Cancel"),
+        "confirm_question": gettext("Send this move? It cannot be undone."),
+        "chooser_title": gettext("Choose a move"),
+        "sending": gettext("Sending…"),
+        "connecting": gettext("Connecting…"),
+        "reconnecting": gettext("Connection lost. Reconnecting…"),
+        "connected": gettext("Live"),
+        "game_over": gettext("The game is over."),
+        "stale": gettext("The game moved on before your move arrived. Here is the current position."),
+        "illegal": gettext("That move is not allowed now."),
+        "not-your-turn": gettext("It is not your turn."),
+        "error": gettext("The move was refused."),
+        "spectator": gettext("You are watching this game."),
+        "no_moves_yet": gettext("No moves yet."),
+    }
+
+
+@router.post("/tables/{table_id}/join")
+async def join_table(request: Request, table_id: int) -> Response:
+    me = account_of(request)
+    if me is None:
+        return _redirect(f"/signin?next=/tables/{table_id}")
+    form = form_of(request)
+    seat_text = form.get("seat", "")
+    seat = int(seat_text) if seat_text.isdigit() else None
+    try:
+        await _services(request).tables.join(me, table_id, seat)
+    except _service_error() as refusal:
+        gettext = gettext_of(request)
+        return render(
+            request,
+            "message.html",
+            {"heading": gettext("Could not join"), "text": error_text(refusal, gettext), "back": f"/tables/{table_id}"},
+            409,
+        )
+    return _redirect(f"/tables/{table_id}")
+
+
+@router.post("/tables/{table_id}/leave")
+async def leave_table(request: Request, table_id: int) -> Response:
+    me = account_of(request)
+    if me is None:
+        return _redirect(f"/signin?next=/tables/{table_id}")
+    try:
+        await _services(request).tables.leave(me, table_id)
+    except _service_error() as refusal:
+        gettext = gettext_of(request)
+        return render(
+            request,
+            "message.html",
+            {
+                "heading": gettext("Could not leave"),
+                "text": error_text(refusal, gettext),
+                "back": f"/tables/{table_id}",
+            },
+            409,
+        )
+    return _redirect("/")

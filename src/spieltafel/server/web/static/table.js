@@ -1,0 +1,305 @@
+// Spieltafel's one browser module: game-agnostic, no build step.
+// It speaks the WebSocket protocol of docs/protocol.md: the server sends {"type": "state", ...} (with
+// "board": the SVG, "legal" with labels, "texts": the events in words, added for ?board=svg&lang=..),
+// the page sends {"type": "move", "seq", "action"}; refusals come back as {"type": "error", "code"}.
+// Board elements with data-action="<i>" are one move; data-target + data-actions="<i> <j>" open a chooser.
+
+const $ = (id) => document.getElementById(id);
+
+function readConfig() {
+  const node = $("table-config");
+  if (!node) return null;
+  try { return JSON.parse(node.textContent); } catch (e) { return null; }
+}
+
+function format(template, values) {
+  return template.replace(/%\((\w+)\)s/g, (_, key) => (key in values ? String(values[key]) : ""));
+}
+
+// -- an open table: wait until it starts --------------------------------------------------------------
+function pollOpenTable(node) {
+  const id = node.dataset.table;
+  const check = async () => {
+    try {
+      const response = await fetch(`/api/tables/${id}`, { headers: { Accept: "application/json" }, credentials: "same-origin" });
+      if (response.ok) {
+        const table = await response.json();
+        const free = (table.seats || []).filter((s) => s.kind === "open").length;
+        if (table.status !== node.dataset.pollStatus || String(free) !== node.dataset.free) {
+          window.location.reload();
+          return;
+        }
+      }
+    } catch (e) { /* try again */ }
+    window.setTimeout(check, 2000);
+  };
+  window.setTimeout(check, 2000);
+}
+
+// -- a running table ----------------------------------------------------------------------------------
+class TablePage {
+  constructor(config) {
+    this.config = config;
+    this.texts = config.texts || {};
+    this.seq = config.seq;
+    this.seat = config.seat;
+    this.legal = new Map();
+    this.toAct = [];
+    this.busy = false;
+    this.socket = null;
+    this.retry = 0;
+    this.pending = null;
+    this.returnFocus = null;
+    this.baseTitle = document.title;
+    this.board = $("board");
+    this.readInitialLegal();
+    this.bind();
+    this.connect();
+  }
+
+  readInitialLegal() {
+    for (const button of document.querySelectorAll("#move-list [data-action]")) {
+      this.legal.set(Number(button.dataset.action), button.textContent.trim());
+    }
+  }
+
+  bind() {
+    const activate = (event) => {
+      const target = event.target.closest("[data-action], [data-actions]");
+      if (!target || !(this.board.contains(target) || $("move-list").contains(target))) return false;
+      event.preventDefault();
+      this.choose(target);
+      return true;
+    };
+    this.board.addEventListener("click", activate);
+    $("move-list").addEventListener("click", activate);
+    const keys = (event) => {
+      if (event.key === "Enter" || event.key === " " || event.key === "Spacebar") activate(event);
+    };
+    this.board.addEventListener("keydown", keys);
+    $("confirm-yes").addEventListener("click", () => this.confirm());
+    $("confirm-no").addEventListener("click", () => this.cancel());
+    $("chooser-cancel").addEventListener("click", () => this.cancel());
+    $("chooser-list").addEventListener("click", (event) => {
+      const button = event.target.closest("button[data-choice]");
+      if (button) this.send(Number(button.dataset.choice));
+    });
+    document.addEventListener("keydown", (event) => {
+      if (event.key === "Escape" && (!$("confirm-bar").hidden || !$("chooser").hidden)) this.cancel();
+    });
+  }
+
+  label(action) {
+    return this.legal.get(action) || String(action);
+  }
+
+  choose(target) {
+    if (this.busy) return;
+    this.hideError();
+    this.clearSelection();
+    this.returnFocus = target;
+    target.classList.add("selected");
+    if (target.hasAttribute("data-actions")) {
+      const actions = target.getAttribute("data-actions").trim().split(/\s+/).map(Number).filter((a) => this.legal.has(a));
+      if (actions.length === 1) return this.ask(actions[0]);
+      if (actions.length === 0) return;
+      const list = $("chooser-list");
+      list.replaceChildren();
+      for (const action of actions) {
+        const item = document.createElement("li");
+        const button = document.createElement("button");
+        button.type = "button";
+        button.dataset.choice = String(action);
+        button.textContent = this.label(action);
+        item.append(button);
+        list.append(item);
+      }
+      $("confirm-bar").hidden = true;
+      $("chooser").hidden = false;
+      list.querySelector("button").focus();
+      return;
+    }
+    const action = Number(target.getAttribute("data-action"));
+    if (this.legal.has(action)) this.ask(action);
+  }
+
+  ask(action) {
+    this.pending = action;
+    $("chooser").hidden = true;
+    $("confirm-text").textContent = `${this.label(action)} — ${this.texts.confirm_question || ""}`;
+    $("confirm-bar").hidden = false;
+    $("confirm-yes").focus();
+  }
+
+  confirm() {
+    if (this.pending !== null) this.send(this.pending);
+  }
+
+  cancel() {
+    this.pending = null;
+    $("confirm-bar").hidden = true;
+    $("chooser").hidden = true;
+    this.clearSelection();
+    if (this.returnFocus && document.contains(this.returnFocus)) this.returnFocus.focus();
+  }
+
+  clearSelection() {
+    for (const node of this.board.querySelectorAll(".selected")) node.classList.remove("selected");
+  }
+
+  send(action) {
+    this.pending = null;
+    $("confirm-bar").hidden = true;
+    $("chooser").hidden = true;
+    if (!this.socket || this.socket.readyState !== WebSocket.OPEN) {
+      this.showError(this.texts.reconnecting);
+      return;
+    }
+    this.busy = true;
+    document.body.classList.add("busy");
+    this.setConnection(this.texts.sending);
+    this.socket.send(JSON.stringify({ type: "move", seq: this.seq, action }));
+  }
+
+  // -- the connection ------------------------------------------------------------------------------
+  connect() {
+    const scheme = window.location.protocol === "https:" ? "wss" : "ws";
+    const lang = encodeURIComponent(this.config.lang || document.documentElement.lang || "en");
+    const url = `${scheme}://${window.location.host}/ws/tables/${this.config.table}?board=svg&lang=${lang}`;
+    this.setConnection(this.retry ? this.texts.reconnecting : this.texts.connecting);
+    const socket = new WebSocket(url);
+    this.socket = socket;
+    socket.addEventListener("open", () => { this.retry = 0; this.setConnection(this.texts.connected, true); });
+    socket.addEventListener("message", (event) => {
+      let message;
+      try { message = JSON.parse(event.data); } catch (e) { return; }
+      if (message.type === "state") this.update(message);
+      else if (message.type === "error") this.refused(message);
+    });
+    socket.addEventListener("close", () => {
+      if (this.socket !== socket) return;
+      this.busy = false;
+      document.body.classList.remove("busy");
+      this.retry += 1;
+      this.setConnection(this.texts.reconnecting);
+      window.setTimeout(() => this.connect(), Math.min(10000, 500 * 2 ** Math.min(this.retry, 5)));
+    });
+  }
+
+  setConnection(text, live = false) {
+    const node = $("connection");
+    if (!node) return;
+    node.textContent = text || "";
+    node.classList.toggle("live", live);
+  }
+
+  refused(message) {
+    this.busy = false;
+    document.body.classList.remove("busy");
+    this.setConnection(this.texts.connected, true);
+    this.clearSelection();
+    this.showError(this.texts[message.code] || this.texts.error);
+  }
+
+  showError(text) {
+    const node = $("move-error");
+    node.textContent = text || "";
+    node.hidden = !text;
+  }
+
+  hideError() { this.showError(""); }
+
+  update(state) {
+    const newSeq = state.seq !== this.seq;
+    this.seq = state.seq;
+    this.busy = false;
+    document.body.classList.remove("busy");
+    this.setConnection(this.texts.connected, true);
+    if (state.result) {
+      window.location.reload();
+      return;
+    }
+    if (newSeq) { this.hideError(); this.cancelQuietly(); }
+    this.legal = new Map((state.legal || []).map((item) => [Number(item.action), item.label || item.notation]));
+    if (typeof state.board === "string") {
+      this.board.innerHTML = state.board;
+    }
+    this.updateMoveList(state.legal || []);
+    this.updateEvents(state.texts || []);
+    this.updatePlayers(state.to_act || [], state.chosen || []);
+  }
+
+  cancelQuietly() {
+    this.pending = null;
+    $("confirm-bar").hidden = true;
+    $("chooser").hidden = true;
+  }
+
+  updateMoveList(legal) {
+    const list = $("move-list");
+    list.replaceChildren();
+    for (const item of legal) {
+      const li = document.createElement("li");
+      const button = document.createElement("button");
+      button.type = "button";
+      button.dataset.action = String(item.action);
+      button.textContent = item.label || item.notation;
+      li.append(button);
+      list.append(li);
+    }
+  }
+
+  updateEvents(texts) {
+    const list = $("event-list");
+    list.replaceChildren();
+    if (!texts.length) {
+      const li = document.createElement("li");
+      li.className = "muted";
+      li.textContent = this.texts.no_moves_yet || "";
+      list.append(li);
+      return;
+    }
+    texts.forEach((text, index) => {
+      const li = document.createElement("li");
+      li.textContent = text;
+      if (index === texts.length - 1) li.className = "latest";
+      list.append(li);
+    });
+    list.scrollTop = list.scrollHeight;
+  }
+
+  updatePlayers(toAct, chosen) {
+    this.toAct = toAct;
+    const names = [];
+    for (const item of document.querySelectorAll("#seat-list [data-seat]")) {
+      const seat = Number(item.dataset.seat);
+      const acting = toAct.includes(seat);
+      const hasChosen = chosen.includes(seat);
+      item.classList.toggle("to-act", acting && !hasChosen);
+      item.classList.toggle("has-chosen", hasChosen);
+      const state = item.querySelector(".seat-state");
+      if (state) state.textContent = hasChosen ? state.dataset.chosenText : acting ? state.dataset.turnText : "";
+      if (acting && !hasChosen && seat !== this.seat) names.push((this.config.seats || {})[String(seat)] || String(seat + 1));
+    }
+    const banner = $("turn-banner");
+    const mine = this.seat !== null && this.seat !== undefined && toAct.includes(this.seat) && !chosen.includes(this.seat);
+    banner.classList.toggle("mine", mine);
+    if (mine) {
+      banner.textContent = this.texts.choose;
+      document.title = `▶ ${this.texts.your_turn} · ${this.baseTitle}`;
+    } else {
+      const key = this.seat !== null && chosen.includes(this.seat) ? "chosen_waiting" : "waiting_for";
+      banner.textContent = format(this.texts[key] || "", { names: names.join(", ") });
+      document.title = this.baseTitle;
+    }
+  }
+}
+
+function start() {
+  const open = document.getElementById("open-table");
+  if (open && open.dataset.pollStatus) pollOpenTable(open);
+  const config = readConfig();
+  if (config && document.getElementById("board")) window.spieltafelTable = new TablePage(config);
+}
+
+start();
