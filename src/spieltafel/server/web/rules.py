@@ -1,7 +1,124 @@
-"""Rules pages: /rules and /rules/{game}."""
+"""Rules pages: ``GET /rules`` (the games) and ``GET /rules/{game}`` (short and long rules, board pictures,
+every option explained), and ``GET /rules/{game}/decisions`` (our decisions on unclear points, the
+project's ``docs/rules/<game>.md`` rendered, when the source tree is there).
+
+The rule texts live in ``templates/rules/<game>.html`` as Jinja2 ``{% trans %}`` blocks of the ``rules``
+gettext domain (English, German, Dutch). The board pictures are the game's ``svg.render_board`` of real
+engine positions seen by a spectator: the set-up and a game in progress (random moves from a fixed seed).
+"""
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, Response
+from markupsafe import Markup
+
+from spieltafel.core import Game, Rng, UnknownGameError, all_games, get_game
+from spieltafel.server.web import i18n
+from spieltafel.server.web.replay import board_module
+from spieltafel.server.web.templating import TEMPLATES_DIR, language_of, render
 
 router = APIRouter()
+
+PICTURE_PLAYERS: dict[str, int] = {"iquazu": 3, "haleakala": 2, "niagara": 3}
+"""The player count of the pictures (the game's smallest count when not listed)."""
+
+PICTURE_MOVES: dict[str, int] = {"iquazu": 40, "haleakala": 60, "niagara": 90}
+"""How many random moves the "game in progress" picture is after (from :data:`PICTURE_SEED`)."""
+
+PICTURE_SEED = 11
+
+DOCS_RULES = Path(__file__).resolve().parents[4] / "docs" / "rules"
+"""``docs/rules/`` of the source tree (absent in an installed wheel: the decisions page then links out)."""
+
+REPOSITORY_DOCS = "docs/rules/{game}.md"
+
+
+def rules_games() -> list[Game]:
+    """The registered games that have a rules page."""
+    return [game for game in all_games() if (TEMPLATES_DIR / "rules" / f"{game.name}.html").is_file()]
+
+
+def _game_or_none(name: str) -> Game | None:
+    try:
+        game = get_game(name)
+    except UnknownGameError:
+        return None
+    return game if game.name == name and (TEMPLATES_DIR / "rules" / f"{name}.html").is_file() else None
+
+
+@lru_cache(maxsize=32)
+def pictures(name: str, lang: str) -> tuple[tuple[str, int, int, str], ...]:
+    """(kind, players, moves, svg) for the set-up and for a game in progress, seen by a spectator."""
+    game = get_game(name)
+    players = PICTURE_PLAYERS.get(name, game.min_players)
+    gettext = i18n.gettext_for(lang)
+    board = board_module(name)
+    state = game.new_state(players, PICTURE_SEED)
+    shown = [("start", players, 0, board.render_board(state.view(None), None, [], gettext))]
+    rng = Rng(PICTURE_SEED)
+    moves = 0
+    while moves < PICTURE_MOVES.get(name, 40) and not state.is_over:
+        seat = state.seats_to_act()[0]
+        state.apply(seat, rng.choice(state.legal_actions(seat)))
+        moves += 1
+    shown.append(("playing", players, moves, board.render_board(state.view(None), None, [], gettext)))
+    return tuple(shown)
+
+
+def _not_found(request: Request, name: str) -> HTMLResponse:
+    return render(request, "rules/missing.html", {"name": name[:40], "games": rules_games()}, status=404)
+
+
+@router.get("/rules", response_class=HTMLResponse)
+async def rules_index(request: Request) -> Response:
+    return render(request, "rules/index.html", {"games": rules_games()})
+
+
+@router.get("/rules/{name}", response_class=HTMLResponse)
+async def rules_page(request: Request, name: str) -> Response:
+    game = _game_or_none(name)
+    if game is None:
+        return _not_found(request, name)
+    lang = language_of(request)
+    shown = [
+        {"kind": kind, "players": players, "moves": moves, "svg": Markup(svg)}
+        for kind, players, moves, svg in pictures(game.name, lang)
+    ]
+    context: dict[str, Any] = {
+        "game": game,
+        "options": game.options,
+        "pictures": shown,
+        "decisions_url": f"/rules/{game.name}/decisions",
+        "decisions_path": REPOSITORY_DOCS.format(game=game.name),
+    }
+    return render(request, f"rules/{game.name}.html", context)
+
+
+@lru_cache(maxsize=8)
+def _decisions_html(name: str) -> str | None:
+    path = DOCS_RULES / f"{name}.md"
+    if not path.is_file():
+        return None
+    from markdown_it import MarkdownIt
+
+    markdown = MarkdownIt("commonmark", {"html": False, "linkify": False}).enable("table")
+    return str(markdown.render(path.read_text(encoding="utf-8")))
+
+
+@router.get("/rules/{name}/decisions", response_class=HTMLResponse)
+async def rules_decisions(request: Request, name: str) -> Response:
+    game = _game_or_none(name)
+    if game is None:
+        return _not_found(request, name)
+    html = _decisions_html(game.name)
+    context: dict[str, Any] = {
+        "game": game,
+        "document": Markup(html) if html is not None else None,
+        "decisions_path": REPOSITORY_DOCS.format(game=game.name),
+    }
+    return render(request, "rules/decisions.html", context, status=200)
