@@ -16,6 +16,7 @@ from rich.columns import Columns
 from rich.table import Table
 
 from spieltafel.arena.command import arena_command
+from spieltafel.server.command import serve
 from spieltafel.bots import Bot, make_bot
 from spieltafel.console import out, parse_options, progress_bar, user_errors
 from spieltafel.core import (
@@ -424,6 +425,7 @@ def _print_bench(rows: list[dict[str, Any]], peer: dict[str, float] | None) -> N
 
 
 app.command("arena")(arena_command)
+app.command("serve")(serve)
 
 
 def main() -> None:

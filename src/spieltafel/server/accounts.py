@@ -1,0 +1,136 @@
+"""Accounts, sign-in sessions and personal tokens.
+
+Passwords are hashed with argon2id (argon2-cffi) off the event loop. Session ids and tokens are
+random (256 bits) and stored only as their SHA-256, so a copy of the database lets nobody in.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import re
+import secrets
+from dataclasses import dataclass
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+from sqlalchemy import delete, select, update
+from sqlalchemy.exc import IntegrityError
+
+from .db import AccountRow, Database, SessionRow, TokenRow
+from .errors import Conflict, Invalid, Unauthenticated
+
+NAME_PATTERN = re.compile(r"[A-Za-z0-9_-]{3,20}")
+MIN_PASSWORD = 8
+MAX_PASSWORD = 256
+LANGUAGES = ("en", "de", "nl")
+TOKEN_PREFIX = "stt_"
+"""Personal tokens look like ``stt_`` + 43 URL-safe characters (32 random bytes)."""
+
+_hasher = PasswordHasher()
+_WRONG = "wrong name or password"
+_DUMMY_HASH = _hasher.hash("not a password of anybody")
+
+
+@dataclass(frozen=True, slots=True)
+class Account:
+    id: int
+    name: str
+    language: str | None
+
+
+def digest(secret: str) -> str:
+    """The stored form of a session id or token."""
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def check_name(name: str) -> None:
+    if not NAME_PATTERN.fullmatch(name):
+        raise Invalid("bad-name", "a name has 3 to 20 characters, each a letter A-Z or a-z, a digit, '_' or '-'")
+
+
+def check_password(password: str) -> None:
+    if len(password) < MIN_PASSWORD:
+        raise Invalid("bad-password", f"a password has at least {MIN_PASSWORD} characters")
+    if len(password) > MAX_PASSWORD:
+        raise Invalid("bad-password", f"a password has at most {MAX_PASSWORD} characters")
+
+
+def _account(row: AccountRow) -> Account:
+    return Account(row.id, row.name, row.language)
+
+
+def _verify(stored: str, password: str) -> bool:
+    try:
+        return _hasher.verify(stored, password)
+    except (VerificationError, InvalidHashError):
+        return False
+
+
+class AccountService:
+    """Create accounts, sign in and out, issue tokens, find the account behind a session or token."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    async def create(self, name: str, password: str) -> Account:
+        check_name(name)
+        check_password(password)
+        hashed = await asyncio.to_thread(_hasher.hash, password)
+        try:
+            async with self.db.session.begin() as session:
+                row = AccountRow(name=name, password_hash=hashed)
+                session.add(row)
+                await session.flush()
+                return _account(row)
+        except IntegrityError as error:
+            raise Conflict("name-taken", f"the name {name!r} is taken; choose another") from error
+
+    async def authenticate(self, name: str, password: str) -> Account:
+        """The account for these credentials; the same refusal for an unknown name and a wrong password."""
+        async with self.db.session() as session:
+            row = (await session.execute(select(AccountRow).where(AccountRow.name == name))).scalar_one_or_none()
+        stored = row.password_hash if row is not None else _DUMMY_HASH
+        ok = await asyncio.to_thread(_verify, stored, password)
+        if row is None or not ok:
+            raise Unauthenticated("wrong-credentials", _WRONG)
+        return _account(row)
+
+    async def open_session(self, account: Account) -> str:
+        session_id = secrets.token_urlsafe(32)
+        async with self.db.session.begin() as session:
+            session.add(SessionRow(id_hash=digest(session_id), account_id=account.id))
+        return session_id
+
+    async def close_session(self, session_id: str) -> None:
+        async with self.db.session.begin() as session:
+            await session.execute(delete(SessionRow).where(SessionRow.id_hash == digest(session_id)))
+
+    async def create_token(self, account: Account) -> str:
+        """A new personal token; only its hash is kept, so it is shown this once."""
+        token = TOKEN_PREFIX + secrets.token_urlsafe(32)
+        async with self.db.session.begin() as session:
+            session.add(TokenRow(token_hash=digest(token), account_id=account.id))
+        return token
+
+    async def set_language(self, account: Account, language: str | None) -> None:
+        if language is not None and language not in LANGUAGES:
+            raise Invalid("bad-language", f"language {language!r} is not offered; choose one of {', '.join(LANGUAGES)}")
+        async with self.db.session.begin() as session:
+            await session.execute(update(AccountRow).where(AccountRow.id == account.id).values(language=language))
+
+    async def by_session(self, session_id: str) -> Account | None:
+        query = select(AccountRow).join(SessionRow, SessionRow.account_id == AccountRow.id)
+        return await self._one(query.where(SessionRow.id_hash == digest(session_id)))
+
+    async def by_token(self, token: str) -> Account | None:
+        query = select(AccountRow).join(TokenRow, TokenRow.account_id == AccountRow.id)
+        return await self._one(query.where(TokenRow.token_hash == digest(token)))
+
+    async def by_id(self, account_id: int) -> Account | None:
+        return await self._one(select(AccountRow).where(AccountRow.id == account_id))
+
+    async def _one(self, query: object) -> Account | None:
+        async with self.db.session() as session:
+            row = (await session.execute(query)).scalar_one_or_none()  # type: ignore[call-overload]
+        return _account(row) if row is not None else None

@@ -1,0 +1,144 @@
+"""The JSON API routes (documented in docs/protocol.md and in the OpenAPI schema at /openapi.json)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Depends, Path, Query, Request, Response
+
+from spieltafel.core import GameRecord, all_games
+
+from .accounts import Account
+from .auth import SESSION_COOKIE, clear_session_cookie, optional_account, require_account, session_cookie
+from .schemas import (
+    AccountOut,
+    Credentials,
+    ErrorOut,
+    Health,
+    Join,
+    Move,
+    NewTable,
+    SeatOut,
+    SeqOut,
+    SessionOut,
+    StateOut,
+    TableId,
+    TableListed,
+    TableOut,
+    TokenOut,
+)
+
+router = APIRouter()
+Me = Annotated[Account, Depends(require_account)]
+MaybeMe = Annotated[Account | None, Depends(optional_account)]
+TableNumber = Annotated[int, Path(ge=1, le=2**31 - 1, description="the table's id")]
+
+
+def _errors(*codes: int) -> dict[int | str, dict[str, Any]]:
+    return {code: {"model": ErrorOut} for code in (400, 413, *codes)}
+
+
+def _services(request: Request) -> Any:
+    return request.app.state.services
+
+
+@router.get("/healthz", response_model=Health, tags=["server"])
+async def healthz(request: Request) -> dict[str, str]:
+    services = _services(request)
+    return {"status": "ok", "database": services.db.kind, "pubsub": services.hub.kind}
+
+
+@router.post(
+    "/api/accounts", status_code=201, response_model=AccountOut, responses=_errors(409, 422), tags=["accounts"]
+)
+async def create_account(body: Credentials, request: Request) -> dict[str, str]:
+    account = await _services(request).accounts.create(body.name, body.password)
+    return {"name": account.name}
+
+
+@router.post("/api/session", response_model=SessionOut, responses=_errors(401, 422), tags=["accounts"])
+async def sign_in(body: Credentials, request: Request, response: Response) -> dict[str, str]:
+    accounts = _services(request).accounts
+    account = await accounts.authenticate(body.name, body.password)
+    session_cookie(response, await accounts.open_session(account), secure=request.url.scheme == "https")
+    return {"name": account.name}
+
+
+@router.get("/api/session", response_model=SessionOut, responses=_errors(401), tags=["accounts"])
+async def who_am_i(account: Me) -> dict[str, str]:
+    return {"name": account.name}
+
+
+@router.delete("/api/session", status_code=204, tags=["accounts"])
+async def sign_out(request: Request, response: Response) -> None:
+    session_id = request.cookies.get(SESSION_COOKIE)
+    if session_id:
+        await _services(request).accounts.close_session(session_id)
+    clear_session_cookie(response)
+
+
+@router.post("/api/tokens", status_code=201, response_model=TokenOut, responses=_errors(401), tags=["accounts"])
+async def create_token(account: Me, request: Request) -> dict[str, str]:
+    return {"token": await _services(request).accounts.create_token(account)}
+
+
+@router.get("/api/games", tags=["games"])
+async def games() -> list[dict[str, Any]]:
+    return [game.describe() for game in all_games()]
+
+
+@router.post("/api/tables", status_code=201, response_model=TableId, responses=_errors(401, 422), tags=["tables"])
+async def create_table(body: NewTable, account: Me, request: Request) -> dict[str, int]:
+    seats = [seat.model_dump() for seat in body.seats]
+    table_id = await _services(request).tables.create(account, body.game, body.players, body.options, seats)
+    return {"id": table_id}
+
+
+@router.get("/api/tables", response_model=list[TableListed], responses=_errors(401, 422), tags=["tables"])
+async def list_tables(
+    request: Request,
+    account: MaybeMe,
+    status: Annotated[Literal["open", "playing", "over"] | None, Query()] = None,
+    mine: Annotated[bool, Query(description="only tables where you sit")] = False,
+) -> list[dict[str, Any]]:
+    if mine and account is None:
+        await require_account(request)
+    result: list[dict[str, Any]] = await _services(request).tables.list(status, account if mine else None)
+    return result
+
+
+@router.post("/api/tables/{table_id}/join", response_model=SeatOut, responses=_errors(401, 404, 409, 422),
+             tags=["tables"])
+async def join_table(table_id: TableNumber, account: Me, request: Request, body: Join | None = None) -> dict[str, int]:
+    seat = await _services(request).tables.join(account, table_id, body.seat if body else None)
+    return {"seat": seat}
+
+
+@router.post("/api/tables/{table_id}/leave", status_code=204, responses=_errors(401, 404, 409), tags=["tables"])
+async def leave_table(table_id: TableNumber, account: Me, request: Request) -> None:
+    await _services(request).tables.leave(account, table_id)
+
+
+@router.get("/api/tables/{table_id}", response_model=TableOut, responses=_errors(404, 422), tags=["tables"])
+async def get_table(table_id: TableNumber, request: Request) -> dict[str, Any]:
+    table: dict[str, Any] = await _services(request).tables.get(table_id)
+    return table
+
+
+@router.get("/api/tables/{table_id}/state", response_model=StateOut, responses=_errors(404, 422), tags=["play"])
+async def get_state(table_id: TableNumber, account: MaybeMe, request: Request) -> dict[str, Any]:
+    state: dict[str, Any] = await _services(request).tables.state_for(table_id, account)
+    return state
+
+
+@router.post("/api/tables/{table_id}/moves", response_model=SeqOut, responses=_errors(401, 403, 404, 409, 422),
+             tags=["play"])
+async def post_move(table_id: TableNumber, body: Move, account: Me, request: Request) -> dict[str, int]:
+    return {"seq": await _services(request).tables.move(account, table_id, body.seq, body.action)}
+
+
+@router.get("/api/tables/{table_id}/record", response_model=GameRecord, responses=_errors(404, 409, 422),
+            tags=["play"])
+async def get_record(table_id: TableNumber, request: Request) -> GameRecord:
+    record: GameRecord = await _services(request).tables.record(table_id)
+    return record

@@ -1,0 +1,147 @@
+"""``create_app``: the FastAPI application with its services, routes, limits and error handling."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+
+from .accounts import AccountService
+from .api import router as api_router
+from .db import Database
+from .errors import ServiceError
+from .hub import Hub
+from .runners import BotPool
+from .settings import MAX_MESSAGE_BYTES, Settings
+from .tables import TableService
+from .ws import router as ws_router
+
+log = logging.getLogger("spieltafel.server")
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+
+@dataclass
+class Services:
+    """What the routes and pages use: ``app.state.services``."""
+
+    settings: Settings
+    db: Database
+    hub: Hub
+    accounts: AccountService
+    tables: TableService
+
+
+class _TooLarge(Exception):
+    pass
+
+
+class BodyLimit:
+    """Refuses HTTP bodies over the limit with 413 (by Content-Length or while reading)."""
+
+    def __init__(self, app: ASGIApp, limit: int = MAX_MESSAGE_BYTES) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        length = dict(scope["headers"]).get(b"content-length", b"0")
+        if not length.isdigit() or int(length) > self.limit:
+            await self._refuse(send)
+            return
+        seen = 0
+        started = False
+
+        async def limited_receive() -> Message:
+            nonlocal seen
+            message = await receive()
+            seen += len(message.get("body", b""))
+            if seen > self.limit:
+                raise _TooLarge
+            return message
+
+        async def watched_send(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, limited_receive, watched_send)
+        except _TooLarge:
+            if not started:
+                await self._refuse(send)
+
+    async def _refuse(self, send: Send) -> None:
+        body = (
+            b'{"detail":{"code":"too-large","message":"a request body has at most %d bytes"}}' % self.limit
+        )
+        headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+        await send({"type": "http.response.start", "status": 413, "headers": headers})
+        await send({"type": "http.response.body", "body": body})
+
+
+async def _service_error(_request: Request, error: Exception) -> JSONResponse:
+    assert isinstance(error, ServiceError)
+    headers = {"WWW-Authenticate": "Bearer"} if error.status == 401 else None
+    return JSONResponse({"detail": error.detail()}, status_code=error.status, headers=headers)
+
+
+async def _validation_error(_request: Request, error: Exception) -> JSONResponse:
+    assert isinstance(error, RequestValidationError)
+    problems = list(error.errors())
+    if any(p.get("type") == "json_invalid" for p in problems):
+        detail = {"code": "malformed-json", "message": "the body is not valid JSON"}
+        return JSONResponse({"detail": detail}, status_code=400)
+    parts = []
+    for problem in problems[:5]:
+        where = ".".join(str(p) for p in problem.get("loc", ()) if p != "body") or "body"
+        parts.append(f"{where}: {problem.get('msg', 'invalid')}")
+    return JSONResponse({"detail": {"code": "invalid", "message": "; ".join(parts)}}, status_code=422)
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """The server application; its lifespan migrates the database and starts the services."""
+    settings = settings or Settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        settings.prepare()
+        db = Database(settings.resolved_database_url())
+        await db.start()
+        hub = Hub()
+        bots = BotPool(settings.bot_workers)
+        tables = TableService(db, hub, bots, settings.recent_events)
+        app.state.services = Services(settings, db, hub, AccountService(db), tables)
+        await tables.resume()
+        try:
+            yield
+        finally:
+            await tables.close()
+            bots.close()
+            await db.close()
+
+    app = FastAPI(
+        title="Spieltafel", version="0.1.0", lifespan=lifespan,
+        description="Accounts, tables, live games and bots. See docs/protocol.md.",
+    )
+    app.state.state_decorators = []
+    app.add_exception_handler(ServiceError, _service_error)
+    app.add_exception_handler(RequestValidationError, _validation_error)
+    app.include_router(api_router)
+    app.include_router(ws_router)
+    app.add_middleware(BodyLimit)
+    from spieltafel.server import web
+
+    web.install(app)
+    return app

@@ -1,0 +1,137 @@
+"""Request and response bodies of the JSON API (unknown fields are refused)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
+
+from spieltafel.core import GameRecord
+
+Name = Annotated[StrictStr, Field(max_length=100)]
+Text = Annotated[StrictStr, Field(max_length=1000)]
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Credentials(Strict):
+    name: Name = Field(description="3-20 characters: letters, digits, '_' and '-'")
+    password: Text = Field(description="at least 8 characters")
+
+
+class AccountOut(Strict):
+    name: str
+
+
+class TokenOut(Strict):
+    token: str = Field(description="shown once; send it as 'Authorization: Bearer <token>'")
+
+
+class SessionOut(Strict):
+    name: str
+
+
+class Health(Strict):
+    status: Literal["ok"]
+    database: str
+    pubsub: str
+
+
+class MeSeat(Strict):
+    kind: Literal["me"]
+
+
+class OpenSeat(Strict):
+    kind: Literal["open"]
+
+
+class BotSeat(Strict):
+    kind: Literal["bot"]
+    bot: Annotated[StrictStr, Field(max_length=20, description="random, greedy, easy, medium, hard, expert")]
+
+
+SeatSpec = Annotated[MeSeat | OpenSeat | BotSeat, Field(discriminator="kind")]
+
+
+class NewTable(Strict):
+    game: Name
+    players: StrictInt = Field(ge=1, le=16)
+    options: dict[Name, Name] = Field(default_factory=dict)
+    seats: list[SeatSpec] = Field(max_length=16)
+
+
+class TableId(Strict):
+    id: int
+
+
+class Join(Strict):
+    seat: StrictInt | None = Field(default=None, ge=0, le=15)
+
+
+class SeatOut(Strict):
+    seat: int
+
+
+class SeatInfo(Strict):
+    seat: int
+    kind: Literal["player", "bot", "open"]
+    name: str | None
+    bot: str | None
+
+
+class TableOut(Strict):
+    id: int
+    game: str
+    players: int
+    options: dict[str, str]
+    status: Literal["open", "playing", "over"]
+    seats: list[SeatInfo]
+    seq: int
+
+
+class TableListed(TableOut):
+    to_act: list[int]
+
+
+class LegalAction(Strict):
+    action: int
+    notation: str
+    label: str
+
+
+class Result(Strict):
+    scores: list[int]
+    winners: list[int]
+
+
+class StateOut(Strict):
+    seq: int
+    seat: int | None
+    to_act: list[int]
+    view: dict[str, Any] | None = Field(description="the engine's view(seat); null before the start")
+    legal: list[LegalAction]
+    events: list[dict[str, Any]]
+    result: Result | None
+
+
+class Move(Strict):
+    seq: StrictInt = Field(ge=0, description="the seq of the state you saw")
+    action: StrictInt | Annotated[StrictStr, Field(max_length=200)] = Field(description="index or notation")
+
+
+class SeqOut(Strict):
+    seq: int
+
+
+class ErrorDetail(Strict):
+    code: str
+    message: str
+
+
+class ErrorOut(Strict):
+    detail: ErrorDetail
+
+
+RecordOut = GameRecord

@@ -1,0 +1,58 @@
+"""Server settings: read from ``SPIELTAFEL_*`` environment variables or given by ``spieltafel serve``."""
+
+from __future__ import annotations
+
+import secrets
+from pathlib import Path
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+DEFAULT_DATA_DIR = Path("spieltafel-data")
+"""The data folder when none is given: ``spieltafel-data/`` in the current directory."""
+
+MAX_MESSAGE_BYTES = 16 * 1024
+"""The largest HTTP body or WebSocket message the server accepts."""
+
+
+class Settings(BaseSettings):
+    """Where the data lives and how the server behaves; every field has a ``SPIELTAFEL_`` variable."""
+
+    model_config = SettingsConfigDict(env_prefix="SPIELTAFEL_", extra="ignore")
+
+    data_dir: Path = Field(default=DEFAULT_DATA_DIR, description="folder of the SQLite database and the secret key")
+    database_url: str | None = Field(default=None, description="SQLAlchemy async URL; default: SQLite in data_dir")
+    redis_url: str | None = Field(default=None, description="Redis for fan-out between processes (not used yet)")
+    secret_key: str = Field(default="", description="server secret; default: generated once into data_dir")
+    bot_workers: int = Field(default=2, ge=1, le=64, description="processes that run the bots' thinking")
+    recent_events: int = Field(default=16, ge=0, le=1000, description="events kept for the state's 'events'")
+
+    def resolved_database_url(self) -> str:
+        """The database URL in use: the configured one, else ``spieltafel.db`` in the data folder."""
+        if self.database_url:
+            return self.database_url
+        return f"sqlite+aiosqlite:///{(self.data_dir / 'spieltafel.db').resolve()}"
+
+    def database_kind(self) -> str:
+        """``sqlite`` or ``postgresql`` (the dialect name of the database URL)."""
+        return self.resolved_database_url().split(":", 1)[0].split("+", 1)[0]
+
+    def prepare(self) -> Settings:
+        """Create the data folder (for SQLite) and load or create the secret key; returns self."""
+        if self.database_kind() == "sqlite" and not self.database_url:
+            self.data_dir.mkdir(parents=True, exist_ok=True)
+        if not self.secret_key:
+            self.secret_key = _stored_secret(self.data_dir)
+        return self
+
+
+def _stored_secret(data_dir: Path) -> str:
+    """The secret kept in ``data_dir/secret.key``, created on first use (readable by the owner only)."""
+    data_dir.mkdir(parents=True, exist_ok=True)
+    path = data_dir / "secret.key"
+    if path.exists():
+        return path.read_text(encoding="utf-8").strip()
+    key = secrets.token_urlsafe(32)
+    path.write_text(key + "\n", encoding="utf-8")
+    path.chmod(0o600)
+    return key

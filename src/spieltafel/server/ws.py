@@ -1,0 +1,151 @@
+"""The WebSocket ``/ws/tables/{id}``: state messages on connect and after every change, moves in.
+
+Client → server: ``{"type": "move", "seq", "action"}`` or ``{"type": "state"}`` (send the state again).
+Server → client: ``{"type": "state", ...}`` (the fields of GET state) and, to the sender only,
+``{"type": "error", "code", "message"}``. A refusal changes nothing and the connection stays open."""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import json
+import logging
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
+
+from .accounts import Account
+from .auth import account_for
+from .errors import NotFound, ServiceError
+from .settings import MAX_MESSAGE_BYTES
+from .tables import StateContext
+
+router = APIRouter()
+log = logging.getLogger("spieltafel.server")
+CLOSE_NO_TABLE = 4404
+
+
+class MoveMessage(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    type: Literal["move"]
+    seq: StrictInt = Field(ge=0)
+    action: StrictInt | Annotated[StrictStr, Field(max_length=200)]
+
+
+class StateRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    type: Literal["state"]
+
+
+class Connection:
+    """One client watching one table."""
+
+    def __init__(self, socket: WebSocket, table_id: int, account: Account | None, game: str) -> None:
+        self.socket = socket
+        self.table_id = table_id
+        self.account = account
+        self.game = game
+        self.services = socket.app.state.services
+        self.sending = asyncio.Lock()
+
+    async def send_state(self, known_seq: int | None = None) -> None:
+        state = await self.services.tables.state_for(self.table_id, self.account, known_seq=known_seq)
+        payload: dict[str, Any] = {"type": "state", **state}
+        context = StateContext(self.game, state["seat"], self.account, dict(self.socket.query_params))
+        for decorate in getattr(self.socket.app.state, "state_decorators", []):
+            try:
+                outcome = decorate(payload, context)
+                if inspect.isawaitable(outcome):
+                    await outcome
+            except Exception:  # a decoration is extra: the state goes out without it
+                log.exception("state decorator %r failed", decorate)
+        async with self.sending:
+            await self.socket.send_text(json.dumps(payload, separators=(",", ":")))
+
+    async def send_error(self, code: str, message: str) -> None:
+        async with self.sending:
+            await self.socket.send_text(json.dumps({"type": "error", "code": code, "message": message}))
+
+    async def watch(self, queue: asyncio.Queue[int]) -> None:
+        """Send the state whenever the table changes (several changes at once: one message)."""
+        while True:
+            seq = await queue.get()
+            while not queue.empty():
+                seq = max(seq, queue.get_nowait())
+            await self.send_state(known_seq=seq)
+
+    async def listen(self) -> None:
+        while True:
+            message = await self.socket.receive()
+            if message["type"] == "websocket.disconnect":
+                return
+            await self.handle(message.get("text"), message.get("bytes"))
+
+    async def handle(self, text: str | None, data: bytes | None) -> None:
+        if text is None:
+            await self.send_error("not-text", "send JSON text messages, not binary ones")
+            return
+        if len(text.encode()) > MAX_MESSAGE_BYTES:
+            await self.send_error("too-large", f"a message has at most {MAX_MESSAGE_BYTES} bytes")
+            return
+        try:
+            decoded = json.loads(text)
+        except ValueError as error:
+            await self.send_error("malformed-json", f"not JSON: {error}")
+            return
+        try:
+            if isinstance(decoded, dict) and decoded.get("type") == "state":
+                StateRequest.model_validate(decoded)
+                await self.send_state()
+                return
+            move = MoveMessage.model_validate(decoded)
+        except ValidationError as error:
+            await self.send_error("invalid", _describe(error))
+            return
+        try:
+            await self.services.tables.move(self.account, self.table_id, move.seq, move.action)
+        except ServiceError as error:
+            await self.send_error(error.code, error.message)
+
+
+def _describe(error: ValidationError) -> str:
+    parts = []
+    for problem in error.errors()[:3]:
+        where = ".".join(str(p) for p in problem["loc"]) or "message"
+        parts.append(f"{where}: {problem['msg']}")
+    return "; ".join(parts) + ' (expected {"type": "move", "seq": <int>, "action": <int or notation>})'
+
+
+@router.websocket("/ws/tables/{table_id}")
+async def table_socket(socket: WebSocket, table_id: str) -> None:
+    await socket.accept()
+    services = socket.app.state.services
+    account = await account_for(socket)
+    try:
+        number = int(table_id)
+        table = await services.tables.get(number) if 0 < number < 2**31 else None
+        if table is None:
+            raise NotFound("no-table", f"there is no table {table_id}")
+    except (ValueError, NotFound):
+        await socket.send_text(json.dumps({"type": "error", "code": "no-table", "message": f"no table {table_id}"}))
+        await socket.close(code=CLOSE_NO_TABLE)
+        return
+    connection = Connection(socket, number, account, table["game"])
+    queue = services.hub.subscribe(number)
+    tasks: list[asyncio.Task[None]] = []
+    try:
+        await connection.send_state()
+        tasks = [asyncio.create_task(connection.watch(queue)), asyncio.create_task(connection.listen())]
+        done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+        for task in done:
+            task.result()
+    except (WebSocketDisconnect, RuntimeError):
+        pass
+    except NotFound as error:  # the table was removed (everybody left before the start)
+        await connection.send_error(error.code, error.message)
+        await socket.close(code=CLOSE_NO_TABLE)
+    finally:
+        services.hub.unsubscribe(number, queue)
+        for task in tasks:
+            task.cancel()
