@@ -1,0 +1,145 @@
+"""Haleakala's actions and events in words, for people (translated through ``gettext``)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from spieltafel.games.svgkit import Gettext, identity, player_name
+
+from .components import PLAYER_COLOURS
+
+
+def seat_name(seat: object, gettext: Gettext) -> str:
+    if isinstance(seat, int) and 0 <= seat < len(PLAYER_COLOURS):
+        return player_name(PLAYER_COLOURS[seat], gettext)
+    return gettext("nobody")
+
+
+def ring_name(letter: str, gettext: Gettext) -> str:
+    names = {
+        "b": gettext("beach"),
+        "g": gettext("grass"),
+        "f": gettext("forest"),
+        "m": gettext("mountain"),
+        "c": gettext("crater"),
+    }
+    return names.get(letter, letter)
+
+
+def field_words(name: str, gettext: Gettext) -> str:
+    """A field by name (``g3``) in words: "grass of segment 3"."""
+    return gettext("{ring} of segment {segment}").format(ring=ring_name(name[:1], gettext), segment=name[1:])
+
+
+def card_name(code: str, gettext: Gettext) -> str:
+    """A palm card's kind in words."""
+    names = {
+        "statue": gettext("statue"),
+        "priestess": gettext("Lava Priestess"),
+        "shell": gettext("shell"),
+        "fish1": gettext("1 fish basket"),
+        "fish2": gettext("2 fish baskets"),
+        "fish4": gettext("4 fish baskets"),
+        "fish5": gettext("5 fish baskets"),
+        "white-pearl": gettext("white pearl"),
+        "black-pearl": gettext("black pearl"),
+        "nautilus": gettext("nautilus"),
+        "lava": gettext("lava"),
+    }
+    return names.get(code, code)
+
+
+def item_name(code: str, gettext: Gettext) -> str:
+    """A scoring card (or the board's Lava Priestess) in words."""
+    names = {
+        "butterflies": gettext("scoring card: butterflies"),
+        "majority": gettext("scoring card: majority"),
+        "segment": gettext("scoring card: segment"),
+        "forest": gettext("scoring card: forest"),
+        "mountain": gettext("scoring card: mountain"),
+        "priestess": gettext("the Lava Priestess of the scoring board"),
+    }
+    return names.get(code, code)
+
+
+def action_label(notation: str, gettext: Gettext = identity) -> str:
+    """The action ``notation`` in words, e.g. "Place disc 3 on beach 2"."""
+    g = gettext
+    words = notation.split()
+    verb = words[0] if words else ""
+    if verb == "place" and len(words) >= 3:
+        text = g("Place disc {value} on beach {segment}")
+        if len(words) == 4:
+            text = g("Place disc {value} with the lava disc on beach {segment}")
+        return text.format(value=words[1], segment=words[2][1:])
+    if verb == "take" and len(words) == 3:
+        return g("Take disc {value} back from beach {segment}").format(value=words[1], segment=words[2][1:])
+    if verb == "move" and len(words) == 2:
+        return g("Move the shaman to {field}").format(field=field_words(words[1], g))
+    if verb == "card" and len(words) >= 2:
+        if len(words) == 3:
+            return g("Take the {card} card from bay {bay}").format(card=card_name(words[2], g), bay=words[1])
+        return g("Take the card from bay {bay}").format(bay=words[1])
+    if verb == "priestess" and len(words) == 3:
+        return g("Move a lava chip from crater {source} to crater {target}").format(
+            source=words[1][1:], target=words[2][1:]
+        )
+    if verb == "buy" and len(words) == 2:
+        return g("Buy {item}").format(item=item_name(words[1], g))
+    fixed = {"boat": g("Move the boat one field"), "stay": g("Leave the shaman where it is"), "pass": g("Pass")}
+    return fixed.get(notation.strip(), notation)
+
+
+def _scoring(e: Mapping[str, Any], g: Gettext) -> str:
+    points = ", ".join(f"{seat_name(p, g)} +{n}" for p, n in enumerate(e["points"]))
+    total = ", ".join(f"{seat_name(p, g)} {n}" for p, n in enumerate(e["total"]))
+    return g("Scoring {number}: {points} (now {total})").format(number=e["number"], points=points, total=total)
+
+
+def _game_over(e: Mapping[str, Any], g: Gettext) -> str:
+    winners = ", ".join(seat_name(w, g) for w in e.get("winners", []))
+    scores = ", ".join(f"{seat_name(p, g)} {points}" for p, points in enumerate(e.get("scores", [])))
+    return g("Game over. Winner: {winners} ({scores})").format(winners=winners, scores=scores)
+
+
+def _eruption(e: Mapping[str, Any], g: Gettext) -> str:
+    craters = ", ".join(f"{name[1:]}: {count}" for name, count in e["chips"].items())
+    return g("The volcano erupts! Lava chips in the craters {craters}").format(craters=craters)
+
+
+_EVENTS: dict[str, Callable[[Mapping[str, Any], Gettext], str]] = {
+    "scoring": _scoring,
+    "game-over": _game_over,
+    "eruption": _eruption,
+    "action": lambda e, g: g("{player}: {action}").format(
+        player=seat_name(e["seat"], g), action=action_label(e["notation"], g)
+    ),
+    "boat": lambda e, g: g("The boat lands at segment {segment}").format(segment=e["segment"]),
+    "lava-chip": lambda e, g: g("A lava chip falls into crater {segment}").format(segment=e["crater"][1:]),
+    "card": lambda e, g: g("{player} takes the {card} card from bay {bay}").format(
+        player=seat_name(e["seat"], g), card=card_name(e["card"], g), bay=e["bay"]
+    ),
+    "statue": lambda e, g: g("{player} builds a statue on {field}").format(
+        player=seat_name(e["seat"], g), field=field_words(e["field"], g)
+    ),
+    "statue-lost": lambda e, g: g("{player} cannot build a statue on {field}: the statue is lost").format(
+        player=seat_name(e["seat"], g), field=field_words(e["field"], g)
+    ),
+    "lava-shift": lambda e, g: g("The Lava Priestess moves a lava chip from crater {source} to crater {target}").format(
+        source=e["from"], target=e["to"]
+    ),
+    "buy": lambda e, g: g("{player} buys {item}").format(player=seat_name(e["seat"], g), item=item_name(e["item"], g)),
+    "draw": lambda e, g: g("A {card} card is laid in bay {bay}").format(card=card_name(e["card"], g), bay=e["bay"]),
+    "statue-destroyed": lambda e, g: g("Lava destroys {player}'s statue on {field}").format(
+        player=seat_name(e["seat"], g), field=field_words(e["field"], g)
+    ),
+}
+
+
+def event_text(event: Mapping[str, Any], gettext: Gettext = identity) -> str:
+    """An event view in words, e.g. "Red builds a statue on forest of segment 3"."""
+    describe = _EVENTS.get(str(event.get("kind")))
+    if describe is None:
+        return gettext("Something happened: {kind}").format(kind=event.get("kind"))
+    return describe(event, gettext)
