@@ -106,6 +106,6 @@ def decorate(payload: MutableMapping[str, Any], context: Any) -> None:
 def chosen_seats(view: Any) -> list[int]:
     """Seats that have made a secret choice not yet revealed (Niagara's "has chosen" markers)."""
     info = view.get("player_info") if isinstance(view, Mapping) else None
-    if not isinstance(info, list):
+    if not isinstance(info, list) or view.get("phase") != "secret":
         return []
     return [int(p["seat"]) for p in info if isinstance(p, Mapping) and p.get("committed") and "seat" in p]

@@ -1,0 +1,236 @@
+"""Shared by the browser suite and ``python -m tests.web.harness``: a real ``spieltafel serve`` in a
+temporary data folder, Debian's Chromium through Playwright, and the steps a person takes in the pages."""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+]
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 360, "height": 740}
+REPO = Path(__file__).resolve().parents[2]
+
+
+def screenshot_dir(default: Path) -> Path:
+    """Where the suite puts its screenshots: ``SPIELTAFEL_SCREENSHOTS_DIR`` (e.g. docs/screenshots) or a
+    temporary folder, so that an ordinary test run leaves the committed pictures alone."""
+    chosen = os.environ.get("SPIELTAFEL_SCREENSHOTS_DIR")
+    folder = Path(chosen) if chosen else default
+    if not folder.is_absolute():
+        folder = REPO / folder
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+class Server:
+    """``spieltafel serve --port 0`` in a fresh data folder; ``url`` is what it prints."""
+
+    def __init__(self) -> None:
+        self.data = Path(tempfile.mkdtemp(prefix="spieltafel-web-"))
+        script = Path(sys.executable).with_name("spieltafel")
+        command = [str(script)] if script.exists() else [sys.executable, "-m", "spieltafel.cli"]
+        env = dict(os.environ, SPIELTAFEL_BOT_WORKERS="1", PYTHONUNBUFFERED="1")
+        self.process = subprocess.Popen(
+            [*command, "serve", "--host", "127.0.0.1", "--port", "0", "--data", str(self.data), "--bot-workers", "1"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            env=env,
+        )
+        self.output: list[str] = []
+        self.url = self._read_url(timeout=60)
+        threading.Thread(target=self._drain, daemon=True).start()
+
+    def _read_url(self, timeout: float) -> str:
+        assert self.process.stdout is not None
+        found: list[str] = []
+
+        def read() -> None:
+            assert self.process.stdout is not None
+            for line in self.process.stdout:
+                self.output.append(line)
+                match = re.search(r"https?://127\.0\.0\.1:\d+", line)
+                if match:
+                    found.append(match.group(0))
+                    return
+
+        reader = threading.Thread(target=read, daemon=True)
+        reader.start()
+        reader.join(timeout)
+        if not found:
+            self.stop()
+            raise RuntimeError("spieltafel serve printed no URL:\n" + "".join(self.output))
+        return found[0]
+
+    def _drain(self) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            self.output.append(line)
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=5)
+        shutil.rmtree(self.data, ignore_errors=True)
+
+
+def chromium_missing_reason() -> str | None:
+    """Why the browser suite cannot run here, or None."""
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "the playwright package is not installed (pip install -e '.[test]')"
+    if not Path(CHROMIUM).exists():
+        return f"{CHROMIUM} is missing (Debian: apt-get install -y chromium; .ci/run installs it)"
+    return None
+
+
+@contextmanager
+def chromium() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+# -- what a person does --------------------------------------------------------------------------------
+
+def new_person(browser: Any, lang: str = "en", viewport: dict[str, int] | None = None) -> Any:
+    context = browser.new_context(viewport=viewport or DESKTOP, locale=lang, extra_http_headers={"Accept-Language": lang})
+    context.set_default_timeout(20_000)
+    page = context.new_page()
+    page.csp_errors = []  # type: ignore[attr-defined]
+    page.on("console", lambda m: page.csp_errors.append(m.text) if "Content Security Policy" in m.text else None)
+    page.on("pageerror", lambda e: page.csp_errors.append(str(e)))
+    return page
+
+
+def sign_up(page: Any, base: str, name: str, password: str = "correct-horse-7") -> None:
+    page.goto(f"{base}/signup")
+    page.fill("#name", name)
+    page.fill("#password", password)
+    page.fill("#password2", password)
+    page.click("form[action='/signup'] button[type=submit]")
+    page.wait_for_url(f"{base}/")
+    assert page.locator(".account-name").inner_text() == name
+
+
+def create_table(page: Any, base: str, game: str, players: int, seats: list[str], options: dict[str, str] | None = None) -> int:
+    """Create a table through the form; ``seats`` as the form's values: "me", "open", "bot:random"..."""
+    page.goto(f"{base}/tables/new?game={game}&players={players}")
+    for seat, value in enumerate(seats):
+        page.select_option(f"#seat-{seat}", value)
+    for name, value in (options or {}).items():
+        page.check(f"input[name='option:{name}'][value='{value}']")
+    page.click("form.new-table button[type=submit]")
+    page.wait_for_url(re.compile(r".*/tables/\d+$"))
+    return int(page.url.rstrip("/").rsplit("/", 1)[1])
+
+
+def wait_live(page: Any) -> None:
+    page.wait_for_selector("#connection.live")
+
+
+def my_turn(page: Any) -> bool:
+    return bool(page.locator("#turn-banner.mine").count())
+
+
+def current_seq(page: Any) -> Any:
+    return page.evaluate("() => window.spieltafelTable ? window.spieltafelTable.seq : null")
+
+
+def play_one(page: Any, rng: random.Random, keyboard: bool = False) -> None:
+    """Make one move as a person does: a target on the board (or the move list), then confirm or choose."""
+    page.wait_for_selector("#turn-banner.mine")
+    seq = current_seq(page)
+    targets = page.locator("#board [data-action], #board [data-actions]")
+    count = targets.count()
+    if count:
+        target = targets.nth(rng.randrange(count))
+        target.scroll_into_view_if_needed()
+        if keyboard:
+            target.focus()
+            page.keyboard.press("Enter")
+        else:
+            target.click()
+    else:
+        page.click("#move-list-box summary")
+        buttons = page.locator("#move-list [data-action]")
+        buttons.nth(rng.randrange(buttons.count())).click()
+    if page.locator("#chooser:not([hidden])").count():
+        choices = page.locator("#chooser-list button")
+        assert choices.count() >= 2
+        choice = choices.nth(rng.randrange(choices.count()))
+        if keyboard:
+            choice.focus()
+            page.keyboard.press("Enter")
+        else:
+            choice.click()
+    else:
+        page.wait_for_selector("#confirm-bar:not([hidden])")
+        assert page.locator("#confirm-text").inner_text().strip()
+        if keyboard:
+            assert page.evaluate("() => document.activeElement.id") == "confirm-yes"
+            page.keyboard.press("Enter")
+        else:
+            page.click("#confirm-yes")
+    page.wait_for_function(
+        "(seq) => !window.spieltafelTable || window.spieltafelTable.seq !== seq || !document.querySelector('#move-error').hidden",
+        arg=seq,
+    )
+    error = page.locator("#move-error:not([hidden])")
+    assert not error.count(), error.inner_text()
+
+
+def shoot(page: Any, folder: Path, name: str) -> list[Path]:
+    """Desktop (1280×800) and phone (360×740) screenshots of the page as it is now."""
+    written = []
+    size = page.viewport_size
+    for label, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
+        page.set_viewport_size(viewport)
+        page.wait_for_timeout(150)
+        path = folder / f"{name}-{label}.png"
+        page.screenshot(path=str(path), full_page=label == "phone")
+        written.append(path)
+    if size:
+        page.set_viewport_size(size)
+    return written
+
+
+def wait_for(condition: Any, timeout: float = 20.0, interval: float = 0.1) -> Any:
+    deadline = time.monotonic() + timeout
+    while True:
+        value = condition()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise TimeoutError("condition not met")
+        time.sleep(interval)
