@@ -1,0 +1,164 @@
+"""Niagara's actions and events in words, for people (translated through ``gettext``)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from spieltafel.games.svgkit import Gettext, identity, player_name
+
+from .components import PLAYER_COLOURS
+
+
+def seat_name(seat: object, gettext: Gettext) -> str:
+    if isinstance(seat, int) and 0 <= seat < len(PLAYER_COLOURS):
+        return player_name(PLAYER_COLOURS[seat], gettext)
+    return gettext("nobody")
+
+
+def gem_name(colour: str, gettext: Gettext) -> str:
+    names = {
+        "amethyst": gettext("amethyst"),
+        "diamond": gettext("diamond"),
+        "amber": gettext("amber"),
+        "sapphire": gettext("sapphire"),
+        "ruby": gettext("ruby"),
+    }
+    return names.get(colour, colour)
+
+
+def card_words(card: str, gettext: Gettext) -> str:
+    """A paddle card: its value, or the cloud."""
+    return gettext("the cloud") if card == "cloud" else card
+
+
+def space_words(space: str, gettext: Gettext) -> str:
+    """A river space ("3", "6L", "shore", "falls") in words."""
+    names = {"shore": gettext("the shore"), "falls": gettext("below the falls")}
+    if space in names:
+        return names[space]
+    if space.endswith("L"):
+        return gettext("space {n} of the left arm").format(n=space[:-1])
+    if space.endswith("R"):
+        return gettext("space {n} of the right arm").format(n=space[:-1])
+    return gettext("space {n}").format(n=space)
+
+
+def _step(canoe: str, words: list[str], g: Gettext) -> str:
+    steps = {
+        "up": g("Canoe {canoe}: one step upstream"),
+        "down": g("Canoe {canoe}: one step downstream"),
+        "down left": g("Canoe {canoe}: one step downstream into the left arm"),
+        "down right": g("Canoe {canoe}: one step downstream into the right arm"),
+        "unload": g("Canoe {canoe}: unload the gem into the cave"),
+    }
+    key = " ".join(words)
+    if words[:1] == ["load"] and len(words) == 2:
+        return g("Canoe {canoe}: load a {gem} from the cave").format(canoe=canoe, gem=gem_name(words[1], g))
+    return steps.get(key, key).format(canoe=canoe)
+
+
+def action_label(notation: str, gettext: Gettext = identity) -> str:
+    """The action ``notation`` in words, e.g. "Play paddle card 4"."""
+    g = gettext
+    words = notation.split()
+    verb = words[0] if words else ""
+    if verb == "play" and len(words) == 2:
+        if words[1] == "cloud":
+            return g("Play the cloud card")
+        return g("Play paddle card {card}").format(card=words[1])
+    if verb == "buy" and len(words) == 2:
+        return g("Buy the canoe back with a {gem}").format(gem=gem_name(words[1], g))
+    if verb in ("a", "b") and len(words) >= 2:
+        return _step(verb, words[1:], g)
+    if verb == "steal" and len(words) == 2:
+        victim = words[1]
+        return g("Steal the gem from {player}'s canoe {canoe}").format(
+            player=seat_name(int(victim[:-1]), g) if victim[:-1].isdigit() else victim, canoe=victim[-1:]
+        )
+    fixed = {
+        "cloud up": g("Move the cloud up: the river flows faster"),
+        "cloud down": g("Move the cloud down: the river flows slower"),
+        "leave": g("Leave the canoe below the falls"),
+        "pass": g("Do not steal"),
+        "done": g("End the turn"),
+    }
+    return fixed.get(" ".join(words), notation)
+
+
+def _choose(e: Mapping[str, Any], g: Gettext) -> str:
+    text = g("{player} has chosen a paddle card").format(player=seat_name(e["seat"], g))
+    if e.get("card") is not None:
+        text += " (" + card_words(str(e["card"]), g) + ")"
+    return text
+
+
+def _rescue(e: Mapping[str, Any], g: Gettext) -> str:
+    player = seat_name(e["seat"], g)
+    if e.get("paid") is None:
+        return g("{player} gets canoe {canoe} back to the shore for free").format(player=player, canoe=e["canoe"])
+    return g("{player} buys canoe {canoe} back with a {gem}").format(
+        player=player, canoe=e["canoe"], gem=gem_name(e["paid"], g)
+    )
+
+
+def _falls(e: Mapping[str, Any], g: Gettext) -> str:
+    text = g("{player}'s canoe {canoe} goes over the falls!").format(player=seat_name(e["seat"], g), canoe=e["canoe"])
+    if e.get("gem"):
+        text += " " + g("The {gem} returns to its cave.").format(gem=gem_name(e["gem"], g))
+    return text
+
+
+def _game_over(e: Mapping[str, Any], g: Gettext) -> str:
+    winners = ", ".join(seat_name(w, g) for w in e.get("winners", []))
+    gems = ", ".join(f"{seat_name(p, g)} {n}" for p, n in enumerate(e.get("banked", [])))
+    return g("Game over. Winner: {winners} (gems: {gems})").format(winners=winners, gems=gems)
+
+
+_EVENTS: dict[str, Callable[[Mapping[str, Any], Gettext], str]] = {
+    "choose": _choose,
+    "rescue": _rescue,
+    "falls": _falls,
+    "game-over": _game_over,
+    "reveal": lambda e, g: g("{player} reveals {card}").format(
+        player=seat_name(e["seat"], g),
+        card=g("the cloud card") if e["card"] == "cloud" else g("paddle card {card}").format(card=e["card"]),
+    ),
+    "leave": lambda e, g: g("{player} leaves the canoe below the falls").format(player=seat_name(e["seat"], g)),
+    "weather": lambda e, g: g("{player} moves the cloud: the weather is now {weather}").format(
+        player=seat_name(e["seat"], g), weather=f"{e['weather']:+d}"
+    ),
+    "paddle": lambda e, g: g("{player}'s canoe {canoe} paddles to {space}").format(
+        player=seat_name(e["seat"], g), canoe=e["canoe"], space=space_words(e["to"], g)
+    ),
+    "load": lambda e, g: g("{player}'s canoe {canoe} loads a {gem}").format(
+        player=seat_name(e["seat"], g), canoe=e["canoe"], gem=gem_name(e["gem"], g)
+    ),
+    "unload": lambda e, g: g("{player}'s canoe {canoe} unloads a {gem}").format(
+        player=seat_name(e["seat"], g), canoe=e["canoe"], gem=gem_name(e["gem"], g)
+    ),
+    "bank": lambda e, g: g("{player} banks a {gem}").format(player=seat_name(e["seat"], g), gem=gem_name(e["gem"], g)),
+    "steal": lambda e, g: g("{player}'s canoe {canoe} steals a {gem} from {victim}'s canoe {victim_canoe}").format(
+        player=seat_name(e["seat"], g),
+        canoe=e["canoe"],
+        gem=gem_name(e["gem"], g),
+        victim=seat_name(e["victim"], g),
+        victim_canoe=e["victim_canoe"],
+    ),
+    "ring": lambda e, g: g("Round {round}: {player} has the life ring and starts").format(
+        player=seat_name(e["seat"], g), round=e["round"]
+    ),
+    "cards-back": lambda e, g: g("{player} takes all seven paddle cards back").format(player=seat_name(e["seat"], g)),
+    "flow": lambda e, g: g("The river flows: {discs} discs").format(discs=e["discs"]),
+    "push": lambda e, g: g("Disc {disc} enters at the rope; the {arm} arm moves on").format(
+        disc=e["disc"], arm=g("left") if e["arm"] == "left" else g("right")
+    ),
+}
+
+
+def event_text(event: Mapping[str, Any], gettext: Gettext = identity) -> str:
+    """An event view in words, e.g. "Red's canoe a paddles to space 3"."""
+    describe = _EVENTS.get(str(event.get("kind")))
+    if describe is None:
+        return gettext("Something happened: {kind}").format(kind=event.get("kind"))
+    return describe(event, gettext)
