@@ -123,8 +123,11 @@ def chromium() -> Iterator[Any]:
 
 # -- what a person does --------------------------------------------------------------------------------
 
+
 def new_person(browser: Any, lang: str = "en", viewport: dict[str, int] | None = None) -> Any:
-    context = browser.new_context(viewport=viewport or DESKTOP, locale=lang, extra_http_headers={"Accept-Language": lang})
+    context = browser.new_context(
+        viewport=viewport or DESKTOP, locale=lang, extra_http_headers={"Accept-Language": lang}
+    )
     context.set_default_timeout(20_000)
     page = context.new_page()
     page.csp_errors = []  # type: ignore[attr-defined]
@@ -143,7 +146,9 @@ def sign_up(page: Any, base: str, name: str, password: str = "correct-horse-7") 
     assert page.locator(".account-name").inner_text() == name
 
 
-def create_table(page: Any, base: str, game: str, players: int, seats: list[str], options: dict[str, str] | None = None) -> int:
+def create_table(
+    page: Any, base: str, game: str, players: int, seats: list[str], options: dict[str, str] | None = None
+) -> int:
     """Create a table through the form; ``seats`` as the form's values: "me", "open", "bot:random"..."""
     page.goto(f"{base}/tables/new?game={game}&players={players}")
     for seat, value in enumerate(seats):
@@ -203,7 +208,8 @@ def play_one(page: Any, rng: random.Random, keyboard: bool = False) -> None:
         else:
             page.click("#confirm-yes")
     page.wait_for_function(
-        "(seq) => !window.spieltafelTable || window.spieltafelTable.seq !== seq || !document.querySelector('#move-error').hidden",
+        "(seq) => !window.spieltafelTable || window.spieltafelTable.seq !== seq"
+        " || !document.querySelector('#move-error').hidden",
         arg=seq,
     )
     error = page.locator("#move-error:not([hidden])")

@@ -145,9 +145,18 @@ def test_haleakala_finish_against_a_bot_then_replay(server: Server, browser: Any
     sign_up(dora, server.url, "dora")
     token = _token(server, "dora", "correct-horse-7")
     for extra in (40, 20, 5, 0):
-        table = _api(server, "POST", "/api/tables",
-                     {"game": "haleakala", "players": 2, "options": {}, "seats": [{"kind": "me"}, {"kind": "bot", "bot": "random"}]},
-                     token)["id"]
+        table = _api(
+            server,
+            "POST",
+            "/api/tables",
+            {
+                "game": "haleakala",
+                "players": 2,
+                "options": {},
+                "seats": [{"kind": "me"}, {"kind": "bot", "bot": "random"}],
+            },
+            token,
+        )["id"]
         state = _play_through_api(server, table, token, rng, _near_the_end)
         counter = {"left": extra}
 

@@ -233,11 +233,12 @@ class PageMiddleware:
 
         lang = scope.get("state", {}).get("web_lang", i18n.DEFAULT_LANGUAGE)
         gettext = i18n.gettext_for(lang)
+        heading = escape(gettext("Not sent"))
+        back = escape(gettext("Back to the lobby"))
         body = (
             f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8"><title>Spieltafel</title>'
             '<link rel="stylesheet" href="/static/site.css"></head><body><main class="refusal">'
-            f"<h1>{escape(gettext('Not sent'))}</h1><p>{escape(text)}</p>"
-            f'<p><a href="/">{escape(gettext("Back to the lobby"))}</a></p></main></body></html>'
+            f'<h1>{heading}</h1><p>{escape(text)}</p><p><a href="/">{back}</a></p></main></body></html>'
         ).encode()
         headers = [
             (b"content-type", b"text/html; charset=utf-8"),
