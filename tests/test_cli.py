@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -87,7 +88,11 @@ def test_malformed_files_exit_2(tmp_path: Path) -> None:
     for field, value in (("slots", [99] * 98), ("hands", [[1, 2, 3]]), ("phase", 9), ("pile", [7])):
         bad.write_text(json.dumps({**document, field: value}))
         code, _, err = run("state", "show", str(bad))
-        assert code == 2 and "malformed iquazu state" in err, (field, err)
+        assert code == 2 and f"malformed iquazu state: {field}" in err, (field, err)
+    for text in ('{"game": "iquazu", "options": []}', "[" * 100_000, '{"game": "iquazu", "seed": 1e999}'):
+        bad.write_text(text)
+        code, _, err = run("state", "actions", str(bad))
+        assert code == 2 and len(err.strip().splitlines()) == 1 and "Traceback" not in err, (text[:30], err)
     code, _, err = run("state", "view", str(tmp_path / "missing.json"))
     assert code == 2 and "cannot read" in err
     code, _, err = run("replay", str(bad))
@@ -142,18 +147,102 @@ def test_play_a_whole_game_from_the_terminal(tmp_path: Path, monkeypatch: pytest
     code, out, _ = run("play", "iquazu", "--players", "2", "--seed", "3", input="1\n" * 400)
     assert code == 0, out
     assert "game over" in out and "since your last turn" in out
-    code, out, _ = run("replay", str(tmp_path / "spieltafel-iquazu-3.json"))
+    during, after = out.split("game over", 1)
+    assert "seed" not in during and "seed 3" in after  # the seed is told once the game is over
+    (record,) = tmp_path.glob("spieltafel-iquazu-*.json")
+    assert json.loads(record.read_text())["seed"] == 3
+    code, out, _ = run("replay", str(record))
     assert code == 0 and "result verified" in out
 
 
-def test_play_quits_and_saves_the_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_play_quits_and_saves_a_public_record(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 8: the seed (it fixes every hidden card) is neither shown nor saved before the end."""
     monkeypatch.chdir(tmp_path)
     code, out, _ = run("play", "iquazu", "--seed", "9", "--seat", "1", input="place 99z W\n1\nq\n")
     assert code == 0
     assert "cannot read" in out  # a malformed notation is explained, then asked again
-    assert (tmp_path / "spieltafel-iquazu-9.json").exists()
-    code, out, _ = run("replay", str(tmp_path / "spieltafel-iquazu-9.json"), "--json")
-    assert code == 0 and json.loads(out)["finished"] is False
+    assert "seed 9" not in out
+    (saved,) = tmp_path.glob("spieltafel-iquazu-*.json")
+    assert re.fullmatch(r"spieltafel-iquazu-\d{8}-\d{6}\.json", saved.name)  # a time, not the seed
+    record = json.loads(saved.read_text())
+    assert record["seed"] is None and record["result"] is None and len(record["actions"]) >= 2
+    code, _, err = run("replay", str(saved), "--json")
+    assert code == 2 and "public record of an unfinished game" in err and len(err.strip().splitlines()) == 1
+
+
+def test_play_saves_no_face_down_card_of_another_seat(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 9: `echo q | spieltafel play niagara --players 3 --seat 0 --bots random --seed 5` saved the
+    bots' face-down choices of the open round."""
+    monkeypatch.chdir(tmp_path)
+    code, _, _ = run("play", "niagara", "--players", "3", "--seat", "0", "--bots", "random", "--seed", "5", input="q\n")
+    assert code == 0
+    (saved,) = tmp_path.glob("spieltafel-niagara-*.json")
+    record = json.loads(saved.read_text())
+    assert record["seed"] is None and record["actions"] == []
+
+
+def test_replay_of_a_record_without_result_that_the_actions_finish(tmp_path: Path) -> None:
+    record = json.loads((GOLDEN / "iquazu-2p.json").read_text())["record"]
+    record["result"] = None
+    file = tmp_path / "no-result.json"
+    file.write_text(json.dumps(record))
+    code, out, _ = run("replay", str(file))
+    assert code == 0 and "to its end" in out and "unfinished" not in out
+
+
+@pytest.mark.parametrize("seed", ['"3"', "3.7", "-1", "true", "1e999", "18446744073709551616"])
+def test_state_files_take_only_whole_non_negative_seeds(tmp_path: Path, seed: str) -> None:
+    document = run("state", "new", "iquazu", "--players", "2")[1].replace('"seed": 0', f'"seed": {seed}')
+    file = tmp_path / "s.json"
+    file.write_text(document)
+    code, out, err = run("state", "view", str(file))
+    assert code == 2 and out == "" and "seed" in err or "number" in err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    ("game", "action", "shown"),
+    [
+        ("iquazu", "[/]", "'[/]'"),
+        ("iquazu", "[bold]draw[/bold]", "'[bold]draw[/bold]'"),
+        ("iquazu", "nonsense", "place <slot> <cards> [any]"),
+        ("haleakala", "nonsense", "place <value> b<segment> [lava]"),
+        ("iquazu", "place ²a W", "'place ²a W'"),
+        ("haleakala", "place ² b2", "'place ² b2'"),
+        ("iquazu", "place " + "1" * 5000 + "a W", "5009 characters"),
+    ],
+)
+def test_refusals_print_user_and_engine_text_literally(tmp_path: Path, game: str, action: str, shown: str) -> None:
+    """Issue 8: error text was read as Rich markup ('[/]' crashed, '[any]' vanished) and Unicode or
+    5,000-digit numbers in a notation crashed int()."""
+    file = tmp_path / "s.json"
+    file.write_text(run("state", "new", game, "--players", "2")[1])
+    code, out, err = run("state", "apply", str(file), action, "--seat", "0")
+    assert code == 2 and out == "" and "Traceback" not in err
+    assert shown in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_megabyte_action_is_not_echoed_back(tmp_path: Path) -> None:
+    file = tmp_path / "s.json"
+    file.write_text(run("state", "new", "iquazu", "--players", "2")[1])
+    code, _, err = run("state", "apply", str(file), "x" * 1_000_000, "--seat", "0")
+    assert code == 2 and len(err) < 400 and "1000000 characters" in err
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("play", "iquazu", "--seat", "-1"),
+        ("play", "iquazu", "--seat", "x"),
+        ("state", "view", "--seat", "-1"),
+        ("state", "new", "iquazu", "--players", "two"),
+        ("play", "iquazu", "--bogus"),
+    ],
+)
+def test_usage_errors_are_one_line(args: tuple[str, ...]) -> None:
+    code, out, err = run(*args, input="")
+    assert code == 2 and "Traceback" not in err and "╭" not in err
+    assert len(err.strip().splitlines()) == 1 and err.startswith("error:")
 
 
 def test_bench_reports_every_figure() -> None:

@@ -14,11 +14,11 @@ from typing import Annotated, Any
 import typer
 from rich.columns import Columns
 from rich.table import Table
+from rich.text import Text
 
 from spieltafel.arena.command import arena_command
-from spieltafel.server.command import serve
 from spieltafel.bots import Bot, make_bot
-from spieltafel.console import out, parse_options, progress_bar, user_errors
+from spieltafel.console import OneLineErrors, literal, out, parse_options, progress_bar, user_errors
 from spieltafel.core import (
     Game,
     GameRecord,
@@ -30,11 +30,15 @@ from spieltafel.core import (
     check_seat,
     get_game,
     load_state,
+    public_record,
     replay,
 )
 from spieltafel.match import GameSummary, choose, play_game
+from spieltafel.server.command import serve
 
-app = typer.Typer(add_completion=False, no_args_is_help=True, help="Spieltafel: Iquazú, Haleakala and Niagara.")
+app = typer.Typer(
+    cls=OneLineErrors, add_completion=False, no_args_is_help=True, help="Spieltafel: Iquazú, Haleakala and Niagara."
+)
 state_app = typer.Typer(no_args_is_help=True, help="Inspect and drive a full-state JSON file.")
 app.add_typer(state_app, name="state")
 
@@ -96,7 +100,8 @@ def ask_person(state: State, seat: int) -> int | None:
     """Show the legal actions numbered and read a choice; None when the person quits."""
     legal = state.legal_actions(seat)
     texts = [state.action_text(seat, a) for a in legal]
-    out.print(Columns([f"[bold cyan]{i:>3}[/] {t}" for i, t in enumerate(texts, start=1)], padding=(0, 2)))
+    numbered = [Text.assemble((f"{i:>3}", "bold cyan"), " ", t) for i, t in enumerate(texts, start=1)]
+    out.print(Columns(numbered, padding=(0, 2)))
     while True:
         try:
             answer = input("your move (number or notation, 'q' quits)> ").strip()
@@ -104,15 +109,15 @@ def ask_person(state: State, seat: int) -> int | None:
             return None
         if answer.lower() in ("q", "quit", "exit"):
             return None
-        if answer.isdigit() and 1 <= int(answer) <= len(legal):
+        if answer.isascii() and answer.isdigit() and len(answer) <= 4 and 1 <= int(answer) <= len(legal):
             return legal[int(answer) - 1]
         try:
-            action = state.parse_action(seat, answer)
+            action = state.read_action(seat, answer)
             if action in legal:
                 return action
-            out.print(f"[red]{state.explain_illegal(seat, action)}[/]")
+            out.print(literal(str(state.explain_illegal(seat, action)), "red"))
         except SpieltafelError as error:
-            out.print(f"[red]{error}[/]")
+            out.print(literal(str(error), "red"))
 
 
 @app.command()
@@ -135,8 +140,9 @@ def play(
         table: list[Bot | None] = [None if s == seat else next(others) for s in range(count)]
         names = ["human" if b is None else b.name for b in table]
         recorder = Recorder(state, names)
-        out.print(f"[bold]{spec.title}[/] · {count} players · seed {seed} · you are seat {seat}")
-        record_path = Path(f"spieltafel-{spec.name}-{seed}.json")
+        # the seed fixes every hidden card: it is told, and saved, only once the game is over
+        out.print(Text.assemble((spec.title, "bold"), f" · {count} players · you are seat {seat}"))
+        record_path = Path(f"spieltafel-{spec.name}-{time.strftime('%Y%m%d-%H%M%S')}.json")
         news: list[str] = []
         while not state.is_over:
             acting = state.seats_to_act()
@@ -146,13 +152,17 @@ def play(
             if bot is None:
                 out.print(state.render(seat))
                 if news:
-                    out.print("[bold]since your last turn:[/] " + " · ".join(news[-30:]))
+                    out.print(Text.assemble(("since your last turn: ", "bold"), " · ".join(news[-30:])))
                     news.clear()
                 action = ask_person(state, current)
                 if action is None:
-                    recorder.record.result = None
-                    recorder.record.save(record_path)
-                    out.print(f"game saved to {record_path} (replay it with 'spieltafel replay {record_path}')")
+                    public_record(recorder.record, seat).save(record_path)
+                    out.print(
+                        literal(
+                            f"game saved to {record_path}: the public record of an unfinished game (no seed, no "
+                            "face-down choice of another seat), so it cannot be replayed or resumed"
+                        )
+                    )
                     return
             else:
                 action = choose(bot, state, current)
@@ -162,10 +172,11 @@ def play(
         record.save(record_path)
         out.print(state.render(seat))
         if news:
-            out.print(" · ".join(news[-30:]))
+            out.print(literal(" · ".join(news[-30:])))
         scores = ", ".join(f"seat {s} ({names[s]}): {p}" for s, p in enumerate(state.scores()))
-        out.print(f"[bold]game over[/] — {scores}; winner(s): {', '.join(map(str, state.winners()))}")
-        out.print(f"record saved to {record_path}")
+        winners = ", ".join(map(str, state.winners()))
+        out.print(Text.assemble(("game over", "bold"), f" — {scores}; winner(s): {winners}; seed {seed}"))
+        out.print(literal(f"record saved to {record_path} (replay it with 'spieltafel replay {record_path}')"))
 
 
 # -- simulate ---------------------------------------------------------------------------------------
@@ -361,11 +372,20 @@ def replay_command(
         if as_json:
             print_json(result)
             return
-        status = "result verified" if loaded.result is not None else "no recorded result (unfinished game)"
         out.print(
-            f"{loaded.game}, {loaded.players} players, seed {loaded.seed}: {len(loaded.actions)} actions replayed, "
-            f"scores {state.scores()}, winners {state.winners()} — {status}"
+            literal(
+                f"{loaded.game}, {loaded.players} players, seed {loaded.seed}: {len(loaded.actions)} actions replayed, "
+                f"scores {state.scores()}, winners {state.winners()} — {_replay_status(loaded, state)}"
+            )
         )
+
+
+def _replay_status(record: GameRecord, state: State) -> str:
+    if record.result is not None:
+        return "result verified"
+    if state.is_over:
+        return "the actions play the game to its end (the record holds no result to verify)"
+    return "unfinished game"
 
 
 # -- bench ------------------------------------------------------------------------------------------

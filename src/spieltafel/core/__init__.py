@@ -12,13 +12,14 @@ from .errors import (
     UnknownGameError,
 )
 from .events import JSON, Event
-from .game import Action, Game, OptionSpec, Seat, State, check_seat, legal_texts
-from .record import GameRecord, GameResult, RecordedAction, Recorder, load_state, replay
+from .game import NOTATION_LIMIT, Action, Game, OptionSpec, Seat, State, check_seat, legal_texts
+from .record import GameRecord, GameResult, RecordedAction, Recorder, load_state, public_record, replay
 from .registry import all_games, get_game, register
-from .rng import Rng
+from .rng import Rng, sample_seed
 
 __all__ = [
     "JSON",
+    "NOTATION_LIMIT",
     "Action",
     "Event",
     "Game",
@@ -44,6 +45,8 @@ __all__ = [
     "get_game",
     "legal_texts",
     "load_state",
+    "public_record",
     "register",
     "replay",
+    "sample_seed",
 ]

@@ -8,6 +8,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+QUOTE_LIMIT = 60
+"""At most this many characters of a user's text are repeated in an error message."""
+
+
+def quote(text: str, limit: int = QUOTE_LIMIT) -> str:
+    """``text`` as a Python literal for an error message, cut to ``limit`` characters (a refusal
+    never echoes a megabyte back); control characters are escaped, so the message stays one line."""
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit]!r}… ({len(text)} characters)"
+
 
 class SpieltafelError(Exception):
     """Base class of every error the engine raises on purpose."""
@@ -35,7 +46,7 @@ class NotationError(SpieltafelError):
     """Text that does not parse as an action of the game."""
 
     def __init__(self, text: str, expected: str) -> None:
-        super().__init__(f"cannot read {text!r} as an action: expected {expected}")
+        super().__init__(f"cannot read {quote(text)} as an action: expected {expected}")
 
 
 class IllegalActionError(SpieltafelError):
@@ -48,7 +59,7 @@ class IllegalActionError(SpieltafelError):
         self.action = action
         self.rule = rule
         self.allowed = allowed
-        message = f"{action!r} is not allowed: {rule}"
+        message = f"{quote(action)} is not allowed: {rule}"
         if allowed:
             message += f"; allowed: {allowed}"
         super().__init__(message)

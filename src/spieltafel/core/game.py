@@ -10,11 +10,13 @@ from typing import Any, ClassVar, Self
 
 from .errors import (
     IllegalActionError,
+    NotationError,
     NotYourTurnError,
     OptionError,
     PlayerCountError,
     SpieltafelError,
     StateFormatError,
+    quote,
 )
 from .events import JSON, Event
 from .rng import Rng
@@ -24,6 +26,9 @@ Seat = int
 
 Action = int
 """An action's stable index in the game's fixed action space."""
+
+NOTATION_LIMIT = 80
+"""The longest notation text :meth:`State.read_action` reads (real ones have at most 30 characters)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,13 +75,24 @@ class Game(ABC):
         return self._new_state(players, seed, self.resolve_options(options or {}))
 
     def state_from_json(self, data: Mapping[str, JSON]) -> State:
-        """Rebuild a state from its full-state JSON; a malformed document raises StateFormatError."""
+        """Rebuild a state from its full-state JSON, checked completely by the game's schema.
+
+        Whatever is wrong with ``data`` raises StateFormatError with one line saying what: a
+        document from a stranger never escapes as another exception.
+        """
         if not isinstance(data, Mapping) or data.get("game") != self.name:
             raise StateFormatError(f"not a {self.name} state document")
         try:
             return self._state_from_json(data)
-        except (KeyError, TypeError, ValueError, IndexError) as error:
-            raise StateFormatError(f"malformed {self.name} state: {error!r}") from error
+        except StateFormatError:
+            raise
+        except SpieltafelError as error:
+            raise StateFormatError(f"malformed {self.name} state: {error}") from None
+        except RecursionError:
+            raise StateFormatError(f"malformed {self.name} state: nested too deeply") from None
+        except Exception as error:
+            detail = quote(str(error)) if str(error) else ""
+            raise StateFormatError(f"malformed {self.name} state: {type(error).__name__} {detail}".rstrip()) from None
 
     def check_players(self, players: int) -> None:
         if not self.min_players <= players <= self.max_players:
@@ -136,6 +152,20 @@ class State(ABC):
     def parse_action(self, seat: Seat, text: str) -> Action:
         """Read a notation; raises NotationError when it is not one. Legality is not checked."""
 
+    def read_action(self, seat: Seat, text: str) -> Action:
+        """Read a person's or a stranger's notation: at most NOTATION_LIMIT printable ASCII characters
+        (every game's notation is ASCII), then the game's :meth:`parse_action`. Raises NotationError
+        (or IllegalActionError from the parser); never another exception."""
+        expected = f"an action's notation: at most {NOTATION_LIMIT} printable ASCII characters"
+        if len(text) > NOTATION_LIMIT or not (text.isascii() and text.isprintable()):
+            raise NotationError(text, expected)
+        try:
+            return self.parse_action(seat, text)
+        except SpieltafelError:
+            raise
+        except (ValueError, IndexError, KeyError) as error:
+            raise NotationError(text, expected) from error
+
     @abstractmethod
     def explain_illegal(self, seat: Seat, action: Action) -> IllegalActionError:
         """The error naming the rule that forbids ``action`` for ``seat`` now."""
@@ -153,7 +183,7 @@ class State(ABC):
         acting = self.seats_to_act()
         if seat not in acting:
             raise NotYourTurnError(seat, acting)
-        index = self.parse_action(seat, action) if isinstance(action, str) else action
+        index = self.read_action(seat, action) if isinstance(action, str) else action
         if index not in self.legal_actions(seat):
             raise self.explain_illegal(seat, index)
         events: list[Event] = []

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from .document import MAX_SEED, first_problem, parse_json
 from .errors import RecordMismatchError, SpieltafelError, StateFormatError
-from .game import State
+from .game import NOTATION_LIMIT, Seat, State
 from .registry import get_game
 
 RECORD_FORMAT: Literal["spieltafel-record/1"] = "spieltafel-record/1"
@@ -18,34 +18,45 @@ RECORD_FORMAT: Literal["spieltafel-record/1"] = "spieltafel-record/1"
 class RecordedAction(BaseModel):
     """One applied action: the seat that chose it and its notation."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
-    seat: int = Field(ge=0)
-    action: str
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+    seat: int = Field(ge=0, le=99)
+    action: str = Field(max_length=NOTATION_LIMIT)
 
 
 class GameResult(BaseModel):
     """Final scores per seat and the winning seats (ties share the win)."""
 
-    model_config = ConfigDict(extra="forbid")
-    scores: list[int]
-    winners: list[int]
+    model_config = ConfigDict(extra="forbid", strict=True)
+    scores: list[int] = Field(max_length=100)
+    winners: list[int] = Field(max_length=100)
 
 
 class GameRecord(BaseModel):
-    """Everything needed to replay a game exactly."""
+    """Everything needed to replay a game exactly.
 
-    model_config = ConfigDict(extra="forbid")
+    ``seed`` is None in the public record of an unfinished game (see :func:`public_record`): the seed
+    fixes every hidden card, so it is told only once the game is over.
+    """
+
+    model_config = ConfigDict(extra="forbid", strict=True)
     format: Literal["spieltafel-record/1"] = RECORD_FORMAT
-    game: str
-    players: int
+    game: str = Field(max_length=40)
+    players: int = Field(ge=1, le=99)
     options: dict[str, str] = Field(default_factory=dict)
-    seed: int = Field(ge=0)
-    seats: list[str] = Field(default_factory=list, description="who sat at each seat, e.g. 'random', 'human'")
+    seed: int | None = Field(ge=0, le=MAX_SEED)
+    seats: list[Annotated[str, Field(max_length=100)]] = Field(
+        default_factory=list, max_length=99, description="who sat at each seat, e.g. 'random', 'human'"
+    )
     actions: list[RecordedAction] = Field(default_factory=list)
     result: GameResult | None = None
 
     def new_state(self) -> State:
         """The game's initial state as recorded (game, players, seed, options)."""
+        if self.seed is None:
+            raise StateFormatError(
+                "this is the public record of an unfinished game: it holds no seed (the seed reveals every "
+                "hidden card, so it is told only when the game is over) and cannot be replayed"
+            )
         return get_game(self.game).new_state(self.players, self.seed, self.options)
 
     def save(self, path: Path) -> None:
@@ -55,13 +66,15 @@ class GameRecord(BaseModel):
     def load(cls, path: Path) -> GameRecord:
         """Read a record file; a malformed file raises StateFormatError with the reason."""
         try:
-            return cls.model_validate_json(path.read_text(encoding="utf-8"))
+            text = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as error:
             raise StateFormatError(f"cannot read record {path}: {error}") from error
+        try:
+            return cls.model_validate(parse_json(text, what="record"))
+        except StateFormatError as error:
+            raise StateFormatError(f"{path} is not a game record: {error}") from None
         except ValidationError as error:
-            first = error.errors()[0]
-            where = ".".join(str(p) for p in first["loc"]) or "document"
-            raise StateFormatError(f"{path} is not a game record: {where}: {first['msg']}") from error
+            raise StateFormatError(f"{path} is not a game record: {first_problem(error)}") from None
 
 
 class Recorder:
@@ -93,11 +106,7 @@ def replay(record: GameRecord, verify: bool = True) -> State:
     """
     state = record.new_state()
     for number, recorded in enumerate(record.actions, start=1):
-        try:
-            state.apply(recorded.seat, recorded.action)
-        except SpieltafelError as error:
-            where = f"action {number} ({recorded.action!r}, seat {recorded.seat})"
-            raise RecordMismatchError(f"{where}: {error}") from error
+        _replay_action(state, number, recorded)
     if verify and record.result is not None:
         replayed = GameResult(scores=state.scores(), winners=state.winners())
         if replayed != record.result:
@@ -108,12 +117,51 @@ def replay(record: GameRecord, verify: bool = True) -> State:
     return state
 
 
-def load_state(text: str) -> State:
-    """Rebuild a state from full-state JSON text of any registered game."""
+def _replay_action(state: State, number: int, recorded: RecordedAction) -> None:
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise StateFormatError(f"not JSON: {error}") from error
+        state.apply(recorded.seat, recorded.action)
+    except SpieltafelError as error:
+        where = f"action {number} ({recorded.action!r}, seat {recorded.seat})"
+        raise RecordMismatchError(f"{where}: {error}") from error
+
+
+def public_record(record: GameRecord, seat: Seat | None) -> GameRecord:
+    """What of ``record`` may leave the engine for ``seat`` (None: a spectator).
+
+    A finished game's record is public in full (with its result). Of an unfinished game only a
+    public record leaves: no seed (it fixes every hidden card) and no choice of another seat that is
+    still face down. Its actions stop at the last point where no seat had a secret choice pending
+    (for a game with simultaneous choices: where every seat was still to choose, or any point of a
+    game without them), followed by ``seat``'s own choices made since, as long as no other seat's
+    choice comes between. The full record stays only where the full state is kept anyway.
+    """
+    if record.seed is None:
+        return record.model_copy(deep=True)
+    state = record.new_state()
+    quiet = 0
+    for number, recorded in enumerate(record.actions, start=1):
+        _replay_action(state, number, recorded)
+        if _no_secret_pending(state):
+            quiet = number
+    if state.is_over:
+        result = GameResult(scores=state.scores(), winners=state.winners())
+        return record.model_copy(update={"result": result}, deep=True)
+    kept = quiet
+    while kept < len(record.actions) and record.actions[kept].seat == seat:
+        kept += 1
+    return record.model_copy(update={"seed": None, "actions": record.actions[:kept], "result": None}, deep=True)
+
+
+def _no_secret_pending(state: State) -> bool:
+    """No seat has made a choice the others have not seen: the game has no secret simultaneous
+    choices, or every seat is still to make its choice (the start of a simultaneous round)."""
+    return not state.game.simultaneous or state.is_over or len(state.seats_to_act()) == state.players
+
+
+def load_state(text: str) -> State:
+    """Rebuild a state from full-state JSON text of any registered game (bounded: size, nesting,
+    numbers; see :mod:`.document`)."""
+    data = parse_json(text)
     if not isinstance(data, dict) or not isinstance(data.get("game"), str):
         raise StateFormatError("not a Spieltafel state: no 'game' field")
     return get_game(data["game"]).state_from_json(data)

@@ -54,3 +54,9 @@ class Rng:
     def fork(self) -> Rng:
         """Return an independent generator seeded from this one."""
         return Rng(self.next64())
+
+
+def sample_seed(rng: Rng) -> int:
+    """The seed of a state sampled with ``rng`` (``determinise``): drawn from ``rng``, so that a sample
+    carries no trace of the true seed, from which a new game would rebuild every hidden card."""
+    return rng.next64()

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar, Self
 
-from spieltafel.core import JSON, Event, Game, IllegalActionError, OptionError, Rng, State
+from spieltafel.core import JSON, Event, Game, IllegalActionError, OptionError, Rng, State, sample_seed
 
-from . import notation, rules, text, view
+from . import notation, rules, schema, text, view
 from .board import BAYS, CARD_DECK, CARD_KIND, FIELDS, field
 from .components import BEACH, HUTS, JETTY, LAVA_CARD, LAVA_DISC, SCORING_CARDS, SEGMENTS, STATUES
 from .rules import BOX, NONE, OVER, SUPPLY, TURN
@@ -103,6 +103,7 @@ class HaleakalaState(State):
     def determinise(self, seat: int, rng: Rng) -> Self:
         twin = self.clone()
         view.resample_hidden(twin, rng)
+        twin.seed = sample_seed(rng)  # the true seed would rebuild the deck order
         return twin
 
     def scores(self) -> list[int]:
@@ -144,6 +145,7 @@ class HaleakalaState(State):
 
     @classmethod
     def from_json(cls, data: Mapping[str, JSON]) -> HaleakalaState:
+        schema.check_document(cls.game, data, cls._FIELDS)  # shape, ranges, options, invariants
         state = object.__new__(cls)
         state.players = int(data["players"])
         state.seed = int(data["seed"])

@@ -60,7 +60,7 @@ def column_of(slot: int) -> int:
 def parse_slot(name: str) -> int | None:
     """The slot called ``name`` (e.g. ``7c``) or None when there is none."""
     digits, letter = name[:-1], name[-1:]
-    if not digits.isdigit() or letter not in HEIGHT_LETTERS or not letter:
+    if not (digits.isascii() and digits.isdigit()) or len(digits) > 2 or letter not in HEIGHT_LETTERS or not letter:
         return None
     column, height = int(digits) - 1, HEIGHT_LETTERS.index(letter)
     if not 0 <= column < COLUMNS or height >= COLUMN_SIZES[column]:

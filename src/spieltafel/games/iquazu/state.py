@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar, Self
 
-from spieltafel.core import JSON, Event, Game, IllegalActionError, Rng, State
+from spieltafel.core import JSON, Event, Game, IllegalActionError, Rng, State, sample_seed
 
-from . import notation, rules, text, view
-from .board import BONUS_FIELDS, LAST_INTERIM, ROWS, SLOTS, Layout, bonus_field_is_dark, layout
+from . import notation, rules, schema, text, view
+from .board import BONUS_FIELDS, ROWS, SLOTS, Layout, bonus_field_is_dark, layout
 from .components import (
     CARDS_PER_COLOUR,
     DARK_TILES,
@@ -18,7 +18,7 @@ from .components import (
     TILE_KINDS,
     WATER_DROPS,
 )
-from .rules import ACTION, EMPTY, NO_TILE, OVER, TILE_INDEX, WATER
+from .rules import ACTION, EMPTY, OVER, TILE_INDEX
 
 
 class IquazuState(State):
@@ -99,6 +99,7 @@ class IquazuState(State):
     def determinise(self, seat: int, rng: Rng) -> Self:
         twin = self.clone()
         view.resample_hidden(twin, seat, rng)
+        twin.seed = sample_seed(rng)
         return twin
 
     def scores(self) -> list[int]:
@@ -163,18 +164,16 @@ class IquazuState(State):
 
     @classmethod
     def from_json(cls, data: Mapping[str, JSON]) -> IquazuState:
+        """The state of a full-state document, checked completely by :mod:`.schema` first."""
+        document = schema.check_document(cls.game, data)
         state = object.__new__(cls)
-        state.players = int(data["players"])
-        state.seed = int(data["seed"])
-        state.options = {str(k): str(v) for k, v in data["options"].items()}
-        state.rng = Rng(int(data["rng"]))
-        order = tuple(int(r) for r in data["strip_order"])
-        if sorted(order) != list(range(ROWS)):
-            raise ValueError(f"strip_order {list(order)} is not an order of the {ROWS} strips")
-        state.layout = layout(order)
+        state.players = document.players
+        state.seed = document.seed
+        state.options = dict(document.options)
+        state.rng = Rng(document.rng)
+        state.layout = layout(tuple(document.strip_order))
         for name in cls._FIELDS:
-            setattr(state, name, _copy(data[name]))
-        _check_shape(state)
+            setattr(state, name, _copy(getattr(document, name)))
         return state
 
 
@@ -183,27 +182,3 @@ def _copy(value: JSON) -> JSON:
     if isinstance(value, list):
         return [v[:] if isinstance(v, list) else v for v in value]
     return value
-
-
-def _check_shape(state: IquazuState) -> None:
-    """Refuse a document whose parts have the wrong sizes or values (a hand-edited file, say)."""
-    n = state.players
-    if not 2 <= n <= 4:
-        raise ValueError(f"Iquazú has 2 to 4 players, not {n}")
-    if len(state.slots) != SLOTS or any(not WATER <= v < n for v in state.slots):
-        raise ValueError(f"slots must be {SLOTS} values from -2 (water) to {n - 1}")
-    if len(state.bonus) != BONUS_FIELDS or any(not NO_TILE <= t < len(TILE_KINDS) for t in state.bonus):
-        raise ValueError(f"bonus must be {BONUS_FIELDS} tile kinds or -1")
-    for name in ("hands", "tiles", "points", "supply"):
-        if len(getattr(state, name)) != n:
-            raise ValueError(f"{name} must have one entry per player")
-    counts = [*state.discards, *state.supply, *state.used_tiles, *state.removed_tiles, state.drops]
-    counts += [c for h in state.hands for c in h] + [c for t in state.tiles for c in t]
-    if any(not isinstance(c, int) or c < 0 for c in counts) or any(c not in (0, 1, 2) for c in state.pile):
-        raise ValueError("counts must be non-negative integers and cards colours 0–2")
-    if any(len(h) != 3 for h in state.hands) or any(len(t) != len(TILE_KINDS) for t in state.tiles):
-        raise ValueError("hands hold three colour counts, tiles one count per tile kind")
-    if not 0 <= state.phase <= OVER or not 0 <= state.current < n or not 0 <= state.water_holder < n:
-        raise ValueError("phase or seat out of range")
-    if not 0 <= state.frame <= LAST_INTERIM or state.actions_left < 0:
-        raise ValueError("frame or actions out of range")

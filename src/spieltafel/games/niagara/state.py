@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar, Self
 
-from spieltafel.core import JSON, Event, Game, IllegalActionError, Rng, State
+from spieltafel.core import JSON, Event, Game, IllegalActionError, Rng, State, sample_seed
 
-from . import notation, rules, text, view
+from . import notation, rules, schema, text, view
 from .components import (
     ALL_CARDS,
     CANOES,
@@ -106,6 +106,7 @@ class NiagaraState(State):
     def determinise(self, seat: int, rng: Rng) -> Self:
         twin = self.clone()
         view.resample_hidden(twin, seat, rng)
+        twin.seed = sample_seed(rng)  # no trace of the true seed in a sample
         return twin
 
     def scores(self) -> list[int]:
@@ -154,6 +155,7 @@ class NiagaraState(State):
 
     @classmethod
     def from_json(cls, data: Mapping[str, JSON]) -> NiagaraState:
+        schema.check_document(cls.game, data, cls._FIELDS)  # shape, ranges, options, invariants
         state = object.__new__(cls)
         state.players = int(data["players"])
         state.seed = int(data["seed"])
