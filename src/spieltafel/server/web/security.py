@@ -163,6 +163,8 @@ class PageMiddleware:
         request = Request(scope)
         account = await self._account(request)
         state["web_account"] = account
+        if account is not None and scope.get("method") == "GET":
+            state["web_your_turn"] = await self._waiting(account)
         lang = (
             i18n.normalise(getattr(account, "language", None))
             or i18n.normalise(request.cookies.get(i18n.LANGUAGE_COOKIE))
@@ -227,6 +229,22 @@ class PageMiddleware:
         except Exception:
             return None
         return result
+
+    async def _waiting(self, account: Any) -> int:
+        """How many running games wait for ``account`` (the count in the page header)."""
+        services = getattr(getattr(self.fastapi_app, "state", None), "services", None)
+        if services is None:
+            return 0
+        try:
+            tables = await services.tables.list("playing", account)
+        except Exception:
+            return 0
+        name = getattr(account, "name", None)
+        waiting = 0
+        for table in tables:
+            mine = {s.get("seat", n) for n, s in enumerate(table.get("seats") or []) if s.get("name") == name}
+            waiting += bool(mine & set(table.get("to_act") or []))
+        return waiting
 
     async def _refuse(self, scope: Scope, send: Send, status: int, text: str, set_cookies: list[bytes]) -> None:
         from html import escape
