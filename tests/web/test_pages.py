@@ -286,7 +286,7 @@ ALLOWED_SAME = {
 }
 ALLOWED_SAME_IN = {
     "de": {"Lobby", "Name", "Bot (zufällig)", "Bot (leicht)"},
-    "nl": {"Lobby", "variant", "water", "expert", "bot: expert"},
+    "nl": {"Lobby", "variant", "water", "expert", "bot: expert", "bonus", "hut", "segment"},
 }
 
 

@@ -20,6 +20,7 @@ STATIC_DIR = Path(__file__).with_name("static")
 def install(app: FastAPI) -> None:
     """Add the web pages to ``app``."""
     from fastapi.staticfiles import StaticFiles
+    from starlette.exceptions import HTTPException as StarletteHTTPException
 
     from . import board, i18n, pages, replay, rules
     from .security import PageMiddleware
@@ -35,4 +36,5 @@ def install(app: FastAPI) -> None:
         app.state.state_decorators = decorators
     if board.decorate not in decorators:
         decorators.append(board.decorate)
+    app.add_exception_handler(StarletteHTTPException, pages.not_found_page)
     app.add_middleware(PageMiddleware, fastapi_app=app)

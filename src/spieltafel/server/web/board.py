@@ -65,6 +65,18 @@ def action_label(game: str, notation: str, gettext: Callable[[str], str]) -> str
     return label
 
 
+def seat_name(game: str, seat: int, gettext: Callable[[str], str]) -> str | None:
+    """The game's name for a seat in words (its colour, e.g. "Red"), or None."""
+    module = _module(game, "words")
+    if module is None or not hasattr(module, "seat_name"):
+        return None
+    try:
+        name: str = module.seat_name(seat, gettext)
+    except Exception:
+        return None
+    return name
+
+
 def event_text(game: str, event: Mapping[str, Any], gettext: Callable[[str], str]) -> str:
     """An event in words."""
     module = _module(game, "words")
@@ -74,8 +86,7 @@ def event_text(game: str, event: Mapping[str, Any], gettext: Callable[[str], str
             return text
         except Exception:
             log.exception("event_text failed for %s %r", game, event)
-    kind = event.get("type") or event.get("kind") or "event"
-    return str(kind)
+    return gettext("Something happened that cannot be shown in words.")
 
 
 def decorate(payload: MutableMapping[str, Any], context: Any) -> None:

@@ -19,7 +19,7 @@ from spieltafel.core import get_game
 from spieltafel.core.registry import all_games
 
 from . import board, i18n
-from .security import SESSION_COOKIE, form_of
+from .security import SESSION_COOKIE, form_of, is_page
 from .templating import account_of, gettext_of, language_of, render
 
 router = APIRouter(include_in_schema=False)
@@ -180,6 +180,19 @@ def table_rows(tables: Sequence[Mapping[str, Any]], gettext: Callable[[str], str
             }
         )
     return rows
+
+
+async def not_found_page(request: Request, error: Exception) -> Response:
+    """A page that does not exist, in the reader's language; the API keeps FastAPI's JSON answer."""
+    from fastapi.exception_handlers import http_exception_handler
+    from starlette.exceptions import HTTPException as StarletteHTTPException
+
+    assert isinstance(error, StarletteHTTPException)
+    if error.status_code != 404 or not is_page(request.url.path):
+        return await http_exception_handler(request, error)
+    gettext = gettext_of(request)
+    context = {"heading": gettext("Page not found"), "text": gettext("There is no page at this address.")}
+    return render(request, "message.html", context, 404)
 
 
 # -- accounts -----------------------------------------------------------------------------------------
@@ -471,8 +484,11 @@ async def table_page(request: Request, table_id: int) -> Response:
         svg = None
     texts = [board.event_text(game_name, e, tg) for e in state.get("events") or [] if isinstance(e, Mapping)]
     to_act = set(state.get("to_act") or [])
+    chosen = set(board.chosen_seats(state.get("view") or {}))
     for row in seats:
-        row["to_act"] = row["seat"] in to_act
+        row["to_act"] = row["seat"] in to_act and row["seat"] not in chosen
+        row["chosen"] = row["seat"] in chosen
+        row["colour"] = board.seat_name(game_name, row["seat"], tg)
     context.update(state=state, seat=seat, legal=legal, board_svg=svg, texts=texts, seats=seats)
     if status == "over" or state.get("result"):
         context["result"] = result_rows(state.get("result") or {}, seats, gettext)
@@ -501,6 +517,7 @@ def result_rows(
             {
                 "seat": number,
                 "label": row["label"],
+                "colour": row.get("colour"),
                 "is_me": row["is_me"],
                 "score": scores[number] if number < len(scores) else None,
                 "winner": number in winners,
