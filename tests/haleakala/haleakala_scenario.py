@@ -6,7 +6,7 @@ are moved between supply and board.
 
 from __future__ import annotations
 
-from spieltafel.core import get_game
+from spieltafel.core import Rng, get_game
 from spieltafel.games.haleakala import HaleakalaState
 from spieltafel.games.haleakala.board import CARD_KIND, parse_bay, parse_field
 from spieltafel.games.haleakala.components import KIND_CODES
@@ -131,3 +131,13 @@ def conserved(s: HaleakalaState) -> None:
     assert 0 <= sum(s.craters) <= 4
     assert all(len(d) == 6 for d in s.discs)
 
+
+
+def random_positions(s: HaleakalaState, rng: Rng) -> list[HaleakalaState]:
+    """Every position of a random game from ``s`` (choices drawn from ``rng``), the final one last."""
+    positions = [s.clone()]
+    while not s.is_over:
+        seat = s.seats_to_act()[0]
+        s.step(seat, rng.choice(s.legal_actions(seat)))
+        positions.append(s.clone())
+    return positions

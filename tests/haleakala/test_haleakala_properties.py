@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from haleakala_scenario import conserved, new
+from haleakala_scenario import conserved, new, random_positions
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -22,14 +22,7 @@ SEEDS = st.integers(min_value=0, max_value=2**32)
 def playout(variant: str, seed: int, choices: int) -> list[HaleakalaState]:
     """Every position of a random game (choices drawn from ``Rng(choices)``), the final one last; odd
     ``choices`` play with option ``priestess=optional`` (even ones with the default, compulsory)."""
-    s = new(variant, seed, "optional" if choices % 2 else None)
-    rng = Rng(choices)
-    positions = [s.clone()]
-    while not s.is_over:
-        seat = s.seats_to_act()[0]
-        s.step(seat, rng.choice(s.legal_actions(seat)))
-        positions.append(s.clone())
-    return positions
+    return random_positions(new(variant, seed, "optional" if choices % 2 else None), Rng(choices))
 
 
 @settings(max_examples=25, deadline=None)

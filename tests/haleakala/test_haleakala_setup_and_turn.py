@@ -44,8 +44,6 @@ def test_players_and_options_are_checked() -> None:
     with pytest.raises(OptionError):
         game.new_state(2, 0, {"variant": "chaos"})
     assert game.new_state(2, 0).options == {"variant": "basic", "priestess": "compulsory"}  # issue 9
-    old = {**new().to_json(), "options": {"variant": "basic"}}  # a document from before the option
-    assert game.state_from_json(old).options == {"variant": "basic", "priestess": "compulsory"}
 
 
 # -- action 1: place a disc -----------------------------------------------------------------------

@@ -10,6 +10,7 @@ from spieltafel.core import JSON, Event, Game, IllegalActionError, OptionError, 
 from . import notation, rules, schema, text, view
 from .board import BAYS, CARD_DECK, CARD_KIND, FIELDS, field
 from .components import BEACH, HUTS, JETTY, LAVA_CARD, LAVA_DISC, SCORING_CARDS, SEGMENTS, STATUES
+from .invariants import check_invariants
 from .rules import BOX, NONE, OVER, SUPPLY, TURN
 
 
@@ -159,6 +160,7 @@ class HaleakalaState(State):
         for name in cls._FIELDS:
             setattr(state, name, _copy(data[name]) if name != "may_pass" else bool(data.get(name, True)))
         _check_shape(state)
+        check_invariants(state)  # the game's laws: conservation, places, ranges, the flow (issue 8)
         return state
 
 
