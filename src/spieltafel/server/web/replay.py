@@ -21,6 +21,7 @@ from __future__ import annotations
 import hashlib
 import importlib
 import json
+import logging
 import re
 import threading
 from collections import OrderedDict
@@ -41,6 +42,7 @@ from spieltafel.server.web.security import files_of
 from spieltafel.server.web.templating import gettext_of, render
 
 router = APIRouter()
+log = logging.getLogger("spieltafel.server.web.replay")
 
 MAX_RECORD_BYTES = 1_000_000
 """The largest record file accepted for upload (a long random Niagara game is about 300 KB)."""
@@ -111,13 +113,35 @@ def board_module(game: str) -> BoardModule:
     return module
 
 
+class _SafeWords:
+    """A game's words that never fail a page: a text that cannot be made shows the plain fields."""
+
+    def __init__(self, game: str, module: WordsModule) -> None:
+        self._game = game
+        self._module = module
+
+    def action_label(self, notation: str, gettext: Callable[[str], str]) -> str:
+        try:
+            return self._module.action_label(notation, gettext)
+        except Exception:  # words are a courtesy: never let them fail a replay
+            log.exception("no words for %s action %r", self._game, notation)
+            return _PlainWords.action_label(notation, gettext)
+
+    def event_text(self, event: Mapping[str, Any], gettext: Callable[[str], str]) -> str:
+        try:
+            return self._module.event_text(event, gettext)
+        except Exception:  # words are a courtesy: never let them fail a replay
+            log.exception("no words for %s event %r", self._game, event.get("kind"))
+            return _PlainWords.event_text(event, gettext)
+
+
 def words_module(game: str) -> WordsModule:
     """The game's ``words`` module (BOARDS helper); a plain stand-in while it does not exist."""
     try:
         module: WordsModule = importlib.import_module(f"spieltafel.games.{game}.words")
     except ModuleNotFoundError:
         return _PlainWords()
-    return module
+    return _SafeWords(game, module)
 
 
 # -- the engine side ------------------------------------------------------------------------------
@@ -369,7 +393,9 @@ def _replay_context(
         }
         for number, (seat, notation) in enumerate(timeline.actions, start=1)
     ]
-    views: list[dict[str, Any]] = [{"value": "all", "seat": None, "url": source.base_url + _query(step, None), "current": as_ is None}]
+    views: list[dict[str, Any]] = [
+        {"value": "all", "seat": None, "url": source.base_url + _query(step, None), "current": as_ is None}
+    ]
     views += [
         {"value": str(s), "seat": s, "url": source.base_url + _query(step, s), "current": as_ == s}
         for s in range(timeline.players)
