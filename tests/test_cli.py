@@ -196,7 +196,7 @@ def test_state_files_take_only_whole_non_negative_seeds(tmp_path: Path, seed: st
     file = tmp_path / "s.json"
     file.write_text(document)
     code, out, err = run("state", "view", str(file))
-    assert code == 2 and out == "" and "seed" in err or "number" in err
+    assert code == 2 and out == "" and ("seed" in err or "number" in err)
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
 
 
@@ -240,7 +240,7 @@ def test_a_megabyte_action_is_not_echoed_back(tmp_path: Path) -> None:
     ],
 )
 def test_usage_errors_are_one_line(args: tuple[str, ...]) -> None:
-    code, out, err = run(*args, input="")
+    code, _, err = run(*args, input="")
     assert code == 2 and "Traceback" not in err and "╭" not in err
     assert len(err.strip().splitlines()) == 1 and err.startswith("error:")
 

@@ -111,3 +111,68 @@ def test_bots_never_receive_the_state() -> None:
     information set: nothing else."""
     public = {n for n in dir(Observation) if not n.startswith("_")}
     assert public == {"seat", "legal", "view", "sample"}
+
+
+TRUE_SEED = (1 << 40) + 12_345
+"""A seed no small count in a document can equal by chance."""
+GAME_CASES = [(g.name, n) for g in all_games() for n in range(g.min_players, g.max_players + 1)]
+
+
+def integers(value: object) -> set[int]:
+    """Every whole number anywhere in a JSON-like value (bools excluded)."""
+    if isinstance(value, bool):
+        return set()
+    if isinstance(value, int):
+        return {value}
+    if isinstance(value, dict):
+        return set().union(*(integers(v) for v in value.values()), *(integers(k) for k in value))
+    if isinstance(value, list | tuple):
+        return set().union(*(integers(v) for v in value))
+    return set()
+
+
+def deal(game: str, players: int, seed: int, options: dict[str, str]) -> dict[str, object]:
+    """The set-up a seed gives (every hidden card of the start), without the seed itself."""
+    document = get_game(game).new_state(players, seed, options).to_json()
+    return {k: v for k, v in document.items() if k not in ("seed", "rng")}
+
+
+class Spy:
+    """A bot that keeps what it was given."""
+
+    name = "spy"
+
+    def __init__(self) -> None:
+        self.seen: list[Observation] = []
+
+    def choose(self, observation: Observation) -> int:
+        self.seen.append(observation)
+        return observation.legal[0]
+
+
+@pytest.mark.parametrize(("game", "players"), GAME_CASES, ids=[f"{g}-{n}p" for g, n in GAME_CASES])
+def test_nothing_a_bot_receives_rebuilds_the_hidden_set_up(game: str, players: int) -> None:
+    """Issue 8: determinise copied the true seed, and ``new_state(players, sample.seed, options)``
+    rebuilt every hidden card. No number a bot receives (a sample, its view, its legal actions) may
+    set up the true deal again, and a sample's chance generator is not the true one."""
+    from spieltafel.match import choose
+
+    spec = get_game(game)
+    truth = deal(game, players, TRUE_SEED, {})
+    if truth == deal(game, players, TRUE_SEED + 1, {}):
+        pytest.skip(f"{game}'s set-up has no chance: the seed hides nothing")
+    state = spec.new_state(players, TRUE_SEED)
+    rng = Rng(5)
+    for step in range(60):
+        if state.is_over:
+            break
+        seat = state.seats_to_act()[0]
+        spy = Spy()
+        choose(spy, state, seat)
+        observation = spy.seen[0]
+        sample = observation.sample(Rng(step))
+        assert sample.seed != TRUE_SEED and sample.to_json()["rng"] != state.to_json()["rng"]
+        received = integers(sample.to_json()) | integers(observation.view) | set(observation.legal)
+        for number in sorted(n for n in received if 0 <= n < 1 << 64):
+            assert deal(game, players, number, dict(state.options)) != truth, number
+        state.apply(seat, rng.choice(state.legal_actions(seat)))
