@@ -16,6 +16,7 @@ from typer._click.exceptions import NoArgsIsHelpError
 from typer.core import TyperGroup
 
 from spieltafel.core import RecordMismatchError, SpieltafelError
+from spieltafel.core.errors import quote
 
 out = Console()
 err = Console(stderr=True)
@@ -88,7 +89,7 @@ def parse_options(pairs: list[str]) -> dict[str, str]:
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep or not key:
-            raise SpieltafelError(f"option {pair!r} is not KEY=VALUE")
+            raise SpieltafelError(f"option {quote(pair)} is not KEY=VALUE")
         options[key.strip()] = value.strip()
     return options
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from spieltafel.core import JSON, Rng, SpieltafelError, State
+from spieltafel.core.errors import quote
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,7 +95,7 @@ def make_bot(name: str, seed: int = 0) -> Bot:
     """The bot called ``name``, with its own random generator seeded from ``seed``."""
     factory = BOTS.get(name.strip().lower())
     if factory is None:
-        raise SpieltafelError(f"unknown bot {name!r}; bots: {', '.join(BOTS)}")
+        raise SpieltafelError(f"unknown bot {quote(name)}; bots: {', '.join(BOTS)}")
     return factory(seed)
 
 

@@ -28,7 +28,7 @@ class UnknownGameError(SpieltafelError):
     """A game name that is not registered."""
 
     def __init__(self, name: str, known: Sequence[str]) -> None:
-        super().__init__(f"unknown game {name!r}; known games: {', '.join(known)}")
+        super().__init__(f"unknown game {quote(name)}; known games: {', '.join(known)}")
 
 
 class PlayerCountError(SpieltafelError):

@@ -42,7 +42,7 @@ class OptionSpec:
 
     def check(self, value: str) -> str:
         if value not in self.choices:
-            raise OptionError(f"option {self.name!r} cannot be {value!r}; allowed: {', '.join(self.choices)}")
+            raise OptionError(f"option {self.name!r} cannot be {quote(value)}; allowed: {', '.join(self.choices)}")
         return value
 
 
@@ -104,7 +104,7 @@ class Game(ABC):
         for key in raw:
             if key not in known:
                 allowed = ", ".join(known) or "none"
-                raise OptionError(f"{self.name} has no option {key!r}; options: {allowed}")
+                raise OptionError(f"{self.name} has no option {quote(key)}; options: {allowed}")
         return {name: spec.check(str(raw.get(name, spec.default))) for name, spec in known.items()}
 
     def describe(self) -> dict[str, JSON]:

@@ -146,7 +146,7 @@ class HaleakalaState(State):
 
     @classmethod
     def from_json(cls, data: Mapping[str, JSON]) -> HaleakalaState:
-        schema.check_document(cls.game, data, cls._FIELDS)  # shape, ranges, options, invariants
+        schema.check_document(cls.game, data, cls._FIELDS)  # shape, types, ranges, options
         state = object.__new__(cls)
         state.players = int(data["players"])
         state.seed = int(data["seed"])
