@@ -70,7 +70,7 @@ FINDINGS: list[tuple[str, Change, str]] = [
     ("haleakala", put("boat", 99), "boat"),
     ("haleakala", crater, "craters"),
     ("haleakala", deck_swap, "deck"),
-    ("niagara", niagara_chosen, "paddle cards"),
+    ("niagara", niagara_chosen, "still in the hand"),
     ("niagara", put("won", [99]), "won"),
     ("niagara", put("next_arm", 5), "next_arm"),
     ("niagara", put("points", 5000), "points"),
