@@ -200,7 +200,7 @@ def test_haleakala_finish_against_a_bot_then_replay(server: Server, browser: Any
     dora.context.close()
 
 
-def test_language_switch_changes_the_page(server: Server, browser: Any) -> None:
+def test_language_switch_changes_the_page(server: Server, browser: Any, shots: Path) -> None:
     eve = new_person(browser, lang="nl")
     eve.goto(server.url + "/")
     assert eve.locator("html").get_attribute("lang") == "nl"
@@ -214,7 +214,12 @@ def test_language_switch_changes_the_page(server: Server, browser: Any) -> None:
     assert len({dutch, german, "Open tables"}) == 3
     # Remembered for an account: sign up in German, sign out, sign in from an English browser.
     eve.click(".language-switch button[value='de']")
+    eve.wait_for_function("() => document.documentElement.lang === 'de'")
     sign_up(eve, server.url, "eve")
+    eve.goto(server.url + "/tables/new?game=niagara&players=3")
+    assert eve.locator("html").get_attribute("lang") == "de"
+    assert eve.locator("h1").first.inner_text() == "Neuer Tisch"
+    shoot(eve, shots, "new-table-de")
     eve.click("form[action='/signout'] button")
     eve.context.clear_cookies()
     other = new_person(browser, lang="en")
