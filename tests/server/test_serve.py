@@ -1,0 +1,171 @@
+"""Against a real ``spieltafel serve`` process on 127.0.0.1: whole games of all three titles with
+people and bots, a WebSocket reconnect, and a restart of the server in the middle of a game."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import websockets
+
+from spieltafel.core import GameRecord, replay
+
+from .helpers import Person, Seen, check_views, person, play_http
+
+pytestmark = pytest.mark.anyio
+STARTUP_SECONDS = 60
+
+
+class Server:
+    """One ``spieltafel serve`` subprocess on a free port."""
+
+    def __init__(self, data: Path) -> None:
+        command = [sys.executable, "-m", "spieltafel.cli", "serve", "--port", "0", "--data", str(data),
+                   "--bot-workers", "1"]
+        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        env.pop("SPIELTAFEL_DATABASE_URL", None)
+        if os.environ.get("SPIELTAFEL_TEST_DATABASE_URL"):
+            env["SPIELTAFEL_DATABASE_URL"] = os.environ["SPIELTAFEL_TEST_DATABASE_URL"]
+        self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+        self.url = self._wait_for_url()
+
+    def _wait_for_url(self) -> str:
+        assert self.process.stdout is not None
+        deadline = time.monotonic() + STARTUP_SECONDS
+        lines = []
+        while time.monotonic() < deadline:
+            line = self.process.stdout.readline()
+            if not line:
+                break
+            lines.append(line)
+            if line.startswith("Spieltafel serves "):
+                url = line.split()[2]
+                assert url.startswith("http://127.0.0.1:")
+                return url
+        self.stop()
+        raise AssertionError("spieltafel serve did not start:\n" + "".join(lines))
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    running = Server(tmp_path_factory.mktemp("serve") / "data")
+    yield running
+    running.stop()
+
+
+async def new_table(client: httpx.AsyncClient, host: Person, game: str, seats: list[dict[str, str]],
+                    **options: str) -> int:
+    body = {"game": game, "players": len(seats), "options": options, "seats": seats}
+    answer = await client.post("/api/tables", json=body, headers=host.headers)
+    assert answer.status_code == 201, answer.text
+    table_id: int = answer.json()["id"]
+    return table_id
+
+
+async def finish_and_check(client: httpx.AsyncClient, table_id: int, people: list[Person], seed: int) -> GameRecord:
+    seen = Seen()
+    final = await play_http(client, table_id, people, seen, random.Random(seed))
+    # a spectator's last view too
+    seen.add((await client.get(f"/api/tables/{table_id}/state")).json())
+    record = GameRecord.model_validate((await client.get(f"/api/tables/{table_id}/record")).json())
+    assert record.result is not None and replay(record).scores() == final["result"]["scores"]
+    assert check_views(record, seen) >= len(people)
+    return record
+
+
+@pytest.mark.parametrize(
+    ("game", "seats", "options"),
+    [
+        ("iquazu", ["me", "open", "bot:random"], {}),
+        ("haleakala", ["me", "bot:greedy"], {"variant": "tactical"}),
+        ("niagara", ["me", "bot:greedy", "bot:easy"], {"round-limit": "100"}),
+    ],
+)
+async def test_whole_games_with_people_and_bots(
+    server: Server, game: str, seats: list[str], options: dict[str, str]
+) -> None:
+    specs = [{"kind": "bot", "bot": s[4:]} if s.startswith("bot:") else {"kind": s} for s in seats]
+    async with httpx.AsyncClient(base_url=server.url, timeout=30) as client:
+        people = [await person(client)]
+        table_id = await new_table(client, people[0], game, specs, **options)
+        for _ in range(seats.count("open")):
+            people.append(await person(client))
+            await client.post(f"/api/tables/{table_id}/join", headers=people[-1].headers)
+        record = await finish_and_check(client, table_id, people, seed=len(game))
+    assert [name for name in record.seats if name.startswith("bot:")] == [s for s in seats if s.startswith("bot:")]
+
+
+async def test_websocket_play_and_reconnect(server: Server) -> None:
+    async with httpx.AsyncClient(base_url=server.url, timeout=30) as client:
+        alice, bob = await person(client), await person(client)
+        table_id = await new_table(client, alice, "haleakala", [{"kind": "me"}, {"kind": "open"}])
+        await client.post(f"/api/tables/{table_id}/join", headers=bob.headers)
+    url = server.url.replace("http", "ws") + f"/ws/tables/{table_id}"
+    async with websockets.connect(url, additional_headers=alice.headers) as socket:
+        state: dict[str, Any] = json.loads(await socket.recv())
+        assert state["seat"] == 0 and state["legal"]
+        await socket.send(json.dumps({"type": "move", "seq": 0, "action": state["legal"][0]["notation"]}))
+        assert json.loads(await socket.recv())["seq"] == 1
+        await socket.send("{")
+        assert json.loads(await socket.recv())["code"] == "malformed-json"
+    async with websockets.connect(url, additional_headers=bob.headers) as socket:
+        again = json.loads(await socket.recv())
+        assert again["seq"] == 1 and again["seat"] == 1
+
+
+async def test_a_restart_in_the_middle_of_a_game(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    first = Server(data)
+    try:
+        async with httpx.AsyncClient(base_url=first.url, timeout=30) as client:
+            alice = await person(client)
+            table_id = await new_table(client, alice, "iquazu", [{"kind": "me"}, {"kind": "bot", "bot": "random"}])
+            seen = Seen()
+            deadline = time.monotonic() + 60
+            while time.monotonic() < deadline:
+                state = (await client.get(f"/api/tables/{table_id}/state", headers=alice.headers)).json()
+                seen.add(state)
+                if state["seq"] >= 6:
+                    break
+                if state["legal"]:
+                    move = {"seq": state["seq"], "action": state["legal"][0]["action"]}
+                    await client.post(f"/api/tables/{table_id}/moves", json=move, headers=alice.headers)
+                else:
+                    await asyncio.sleep(0.05)
+            before = (await client.get(f"/api/tables/{table_id}/state", headers=alice.headers)).json()
+    finally:
+        first.stop()
+    assert before["seq"] >= 6 and before["result"] is None
+    second = Server(data)
+    try:
+        async with httpx.AsyncClient(base_url=second.url, timeout=30) as client:
+            after = (await client.get(f"/api/tables/{table_id}/state", headers=alice.headers)).json()
+            assert after["seq"] >= before["seq"] and after["view"] is not None
+            if after["seq"] == before["seq"]:
+                assert after == before
+            final = await play_http(client, table_id, [alice], seen, random.Random(1))
+            record = GameRecord.model_validate((await client.get(f"/api/tables/{table_id}/record")).json())
+            assert replay(record).scores() == final["result"]["scores"]
+            assert check_views(record, seen) > 6
+    finally:
+        second.stop()
