@@ -78,7 +78,7 @@ class AccountService:
         check_password(password)
         hashed = await asyncio.to_thread(_hasher.hash, password)
         try:
-            async with self.db.session.begin() as session:
+            async with self.db.write() as session:
                 row = AccountRow(name=name, password_hash=hashed)
                 session.add(row)
                 await session.flush()
@@ -98,25 +98,25 @@ class AccountService:
 
     async def open_session(self, account: Account) -> str:
         session_id = secrets.token_urlsafe(32)
-        async with self.db.session.begin() as session:
+        async with self.db.write() as session:
             session.add(SessionRow(id_hash=digest(session_id), account_id=account.id))
         return session_id
 
     async def close_session(self, session_id: str) -> None:
-        async with self.db.session.begin() as session:
+        async with self.db.write() as session:
             await session.execute(delete(SessionRow).where(SessionRow.id_hash == digest(session_id)))
 
     async def create_token(self, account: Account) -> str:
         """A new personal token; only its hash is kept, so it is shown this once."""
         token = TOKEN_PREFIX + secrets.token_urlsafe(32)
-        async with self.db.session.begin() as session:
+        async with self.db.write() as session:
             session.add(TokenRow(token_hash=digest(token), account_id=account.id))
         return token
 
     async def set_language(self, account: Account, language: str | None) -> None:
         if language is not None and language not in LANGUAGES:
             raise Invalid("bad-language", f"language {language!r} is not offered; choose one of {', '.join(LANGUAGES)}")
-        async with self.db.session.begin() as session:
+        async with self.db.write() as session:
             await session.execute(update(AccountRow).where(AccountRow.id == account.id).values(language=language))
 
     async def by_session(self, session_id: str) -> Account | None:

@@ -157,7 +157,7 @@ class TableService:
         _check_players(engine.name, players)
         resolved = _options(engine.name, options)
         rows = _seat_rows(seats, players, account)
-        async with self.db.session.begin() as session:
+        async with self.db.write() as session:
             status = "playing" if all(r.account_id is not None or r.bot for r in rows) else "open"
             table = TableRow(
                 game=engine.name, players=players, options=resolved, seed=secrets.randbits(62),
@@ -182,7 +182,7 @@ class TableService:
             if live.seat_of(account) is not None:
                 raise Conflict("already-seated", f"you already sit at seat {live.seat_of(account)} of table {table_id}")
             number = self._open_seat(live, seat)
-            async with self.db.session.begin() as session:
+            async with self.db.write() as session:
                 taken = await session.execute(
                     update(SeatRow)
                     .where(SeatRow.table_id == table_id, SeatRow.seat == number)
@@ -205,7 +205,7 @@ class TableService:
                 raise Conflict("not-seated", f"you do not sit at table {table_id}")
             if live.status != "open":
                 raise Conflict("started", f"table {table_id} has started: seats can be left only before the start")
-            async with self.db.session.begin() as session:
+            async with self.db.write() as session:
                 await session.execute(
                     update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == number).values(account_id=None)
                 )
@@ -325,7 +325,7 @@ class TableService:
         if account is None:
             raise Unauthenticated("signed-out", "sign in (session cookie or Bearer token) to play")
         async with self._lock(table_id):
-            live = await self._load(table_id)
+            live = await self._current(table_id)
             seat = live.seat_of(account)
             if seat is None:
                 raise Forbidden("not-seated", f"you do not sit at table {table_id}: spectators cannot move")
@@ -355,7 +355,7 @@ class TableService:
 
     async def _append(self, live: Live, seat: int, action: int, notation: str, over: bool) -> None:
         try:
-            async with self.db.session.begin() as session:
+            async with self.db.write() as session:
                 session.add(MoveRow(table_id=live.id, seq=live.seq, seat=seat, action=action, notation=notation))
                 await session.flush()
                 if over:
@@ -408,7 +408,7 @@ class TableService:
             live.game, live.state.to_json(), seat, level, _bot_seed(live.seed, seen, seat)
         )
         async with self._lock(table_id):
-            live = await self._load(table_id)
+            live = await self._current(table_id)
             # Another seat's simultaneous secret choice may have come first: the bot's choice stands
             # if it is still its turn and the action is still legal.
             if seat in live.to_act() and action in live.state.legal_actions(seat):
@@ -417,6 +417,17 @@ class TableService:
     # -- the cache -----------------------------------------------------------------------------
     def _lock(self, table_id: int) -> asyncio.Lock:
         return self._locks.setdefault(table_id, asyncio.Lock())
+
+    async def _current(self, table_id: int) -> Live:
+        """For a writer (holding the lock): the cached table while it plays, else a checked load.
+
+        A running game changes only through this service, so the cache is current unless another
+        process wrote; then the UNIQUE (table, seq) constraint refuses the insert and ``_append``
+        reloads from the log."""
+        cached = self._live.get(table_id)
+        if cached is not None and cached.status == "playing":
+            return cached
+        return await self._load(table_id)
 
     async def _read(self, table_id: int, known_seq: int | None = None) -> Live:
         """The table for a reader: the cache when it holds ``known_seq``, else a checked load."""

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +52,18 @@ class Database:
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
         self.session = async_sessionmaker(self.engine, expire_on_commit=False, class_=AsyncSession)
+        self._writer = asyncio.Lock()
+
+    @asynccontextmanager
+    async def write(self) -> AsyncIterator[AsyncSession]:
+        """A session in a transaction that commits on leaving. SQLite has one writer at a time, so on
+        SQLite this process's writers take turns here instead of waiting on the file lock."""
+        if self.kind == "sqlite":
+            async with self._writer, self.session.begin() as session:
+                yield session
+        else:
+            async with self.session.begin() as session:
+                yield session
 
     @property
     def kind(self) -> str:

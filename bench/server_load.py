@@ -1,0 +1,176 @@
+"""Load on a running ``spieltafel serve``: N concurrent tables, one WebSocket client per seat, each seat
+plays a random legal action as soon as it may.
+
+    python bench/server_load.py --url http://127.0.0.1:8000 --tables 100 --game iquazu --players 2 [--json]
+
+Reports moves/s, move→update latency (from sending a move until the mover receives the state that
+includes it) p50/p95/p99/max, and errors. With ``--expert-tables K`` it first opens K tables where only
+``expert`` bots play, so that the latency of people's moves is measured while the bots think.
+Seat ``i`` of every table is played by the same account ``i`` (accounts are made once per run).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import statistics
+import time
+import uuid
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+import websockets
+
+PASSWORD = "bench password 1"
+
+
+@dataclass
+class Totals:
+    latencies: list[float] = field(default_factory=list)
+    moves: int = 0
+    stale: int = 0
+    errors: list[str] = field(default_factory=list)
+    finished: int = 0
+    last: float = 0.0
+
+
+async def account(client: httpx.AsyncClient, number: int) -> dict[str, str]:
+    name = f"b{number}_{uuid.uuid4().hex[:8]}"
+    (await client.post("/api/accounts", json={"name": name, "password": PASSWORD})).raise_for_status()
+    (await client.post("/api/session", json={"name": name, "password": PASSWORD})).raise_for_status()
+    token = (await client.post("/api/tokens")).json()["token"]
+    client.cookies.clear()
+    return {"Authorization": f"Bearer {token}"}
+
+
+async def open_table(client: httpx.AsyncClient, people: list[dict[str, str]], game: str) -> int:
+    seats = [{"kind": "me"}] + [{"kind": "open"}] * (len(people) - 1)
+    answer = await client.post(
+        "/api/tables", json={"game": game, "players": len(people), "seats": seats}, headers=people[0]
+    )
+    answer.raise_for_status()
+    table_id: int = answer.json()["id"]
+    for seat, who in enumerate(people[1:], start=1):
+        (await client.post(f"/api/tables/{table_id}/join", json={"seat": seat}, headers=who)).raise_for_status()
+    return table_id
+
+
+async def seat_client(url: str, headers: dict[str, str], stop: float, totals: Totals, rng: random.Random) -> None:
+    """One seat: play a random legal action whenever the state allows, until the game ends or time is up."""
+    try:
+        await _play_seat(url, headers, stop, totals, rng)
+    except (OSError, websockets.ConnectionClosed) as error:
+        totals.errors.append(f"connection: {type(error).__name__}")
+
+
+async def _play_seat(url: str, headers: dict[str, str], stop: float, totals: Totals, rng: random.Random) -> None:
+    sent: tuple[int, float] | None = None
+    async with websockets.connect(url, additional_headers=headers, max_size=2**22) as socket:
+        while time.monotonic() < stop:
+            try:
+                raw = await asyncio.wait_for(socket.recv(), timeout=max(0.01, stop - time.monotonic()))
+            except TimeoutError:
+                return
+            message: dict[str, Any] = json.loads(raw)
+            if message["type"] == "error":
+                if message["code"] == "stale":
+                    totals.stale += 1
+                else:
+                    totals.errors.append(message["code"])
+                sent = None
+                await socket.send(json.dumps({"type": "state"}))
+                continue
+            if sent is not None and message["seq"] > sent[0]:
+                totals.latencies.append(time.perf_counter() - sent[1])
+                totals.moves += 1
+                totals.last = time.monotonic()
+                sent = None
+            if message["result"] is not None:
+                totals.finished += 1
+                return
+            if message["legal"] and sent is None:
+                choice = rng.choice(message["legal"])["action"]
+                sent = (message["seq"], time.perf_counter())
+                await socket.send(json.dumps({"type": "move", "seq": message["seq"], "action": choice}))
+
+
+async def expert_tables(client: httpx.AsyncClient, host: dict[str, str], game: str, players: int, count: int) -> None:
+    seats = [{"kind": "bot", "bot": "expert"}] * players
+    for _ in range(count):
+        body = {"game": game, "players": players, "seats": seats}
+        (await client.post("/api/tables", json=body, headers=host)).raise_for_status()
+
+
+def percentile(values: list[float], share: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+async def run(args: argparse.Namespace) -> dict[str, Any]:
+    limits = httpx.Limits(max_connections=50)
+    async with httpx.AsyncClient(base_url=args.url, timeout=60, limits=limits) as client:
+        people = [await account(client, seat) for seat in range(args.players)]
+        if args.expert_tables:
+            await expert_tables(client, people[0], args.game, args.players, args.expert_tables)
+        semaphore = asyncio.Semaphore(20)
+
+        async def limited() -> int:
+            async with semaphore:
+                return await open_table(client, people, args.game)
+
+        tables = await asyncio.gather(*(limited() for _ in range(args.tables)))
+    totals = Totals()
+    ws_base = args.url.replace("http", "ws", 1)
+    rng = random.Random(args.seed)
+    started = time.monotonic()
+    stop = started + args.seconds
+    await asyncio.gather(*(
+        seat_client(f"{ws_base}/ws/tables/{table_id}", who, stop, totals, random.Random(rng.random()))
+        for table_id in tables for who in people
+    ))
+    elapsed = max((totals.last or time.monotonic()) - started, 1e-6)
+    ms = [1000 * value for value in totals.latencies]
+    return {
+        "url": args.url, "game": args.game, "players": args.players, "tables": args.tables,
+        "expert_tables": args.expert_tables, "seconds": round(elapsed, 1), "moves": totals.moves,
+        "moves_per_s": round(totals.moves / elapsed, 1), "games_finished": totals.finished,
+        "latency_ms": {
+            "p50": round(statistics.median(ms), 1) if ms else None, "p95": round(percentile(ms, 0.95), 1),
+            "p99": round(percentile(ms, 0.99), 1), "max": round(max(ms), 1) if ms else None,
+        },
+        "stale_refusals": totals.stale, "errors": len(totals.errors), "error_codes": sorted(set(totals.errors)),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--url", required=True, help="the server, e.g. http://127.0.0.1:8000")
+    parser.add_argument("--tables", type=int, default=100)
+    parser.add_argument("--game", default="iquazu")
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--seconds", type=float, default=30.0, help="how long the seats play")
+    parser.add_argument("--expert-tables", type=int, default=0, help="bot-only tables of 'expert' bots first")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    args = parser.parse_args()
+    figures = asyncio.run(run(args))
+    if args.json:
+        print(json.dumps(figures, indent=1))
+        return
+    latency = figures["latency_ms"]
+    print(
+        f"{figures['tables']} tables of {figures['game']} ({figures['players']} players), "
+        f"{figures['expert_tables']} expert-bot tables, {figures['seconds']} s: {figures['moves']} moves, "
+        f"{figures['moves_per_s']} moves/s, {figures['games_finished']} seat-ends of games; move→update ms "
+        f"p50 {latency['p50']} p95 {latency['p95']} p99 {latency['p99']} max {latency['max']}; "
+        f"stale {figures['stale_refusals']}, errors {figures['errors']} {figures['error_codes']}"
+    )
+
+
+if __name__ == "__main__":
+    main()
