@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -170,6 +171,8 @@ def _check_turn(steps: list[tuple[int, str, int, int]], value: int, on_water: se
         assert len(heads) <= 1, f"canoe {canoe} changed direction"
         directions |= heads
         pattern = "".join("s" if kind == "step" else "g" for kind, _, _ in moves)
+        assert "s" in pattern, f"canoe {canoe} handled gems without moving: {pattern}"
+        assert pattern.count("g") <= 1, f"canoe {canoe} handled gems twice in one move: {pattern}"
         if options["loading"] == "ends":
             assert "sgs" not in pattern.replace("ss", "s").replace("gg", "g"), pattern
         landed = moves[-1][0] == "step" and moves[-1][2] == SHORE
@@ -183,9 +186,35 @@ def _check_turn(steps: list[tuple[int, str, int, int]], value: int, on_water: se
         assert on_water <= set(blocks), f"canoes {on_water} on the water did not all move: {order}"
 
 
+def _gem_first(state: NiagaraState, seat: int, rng: Rng) -> int:
+    """A player who handles gems whenever the rules let them (the way to burn points, if any were
+    left open), otherwise plays at random."""
+    legal = state.legal_actions(seat)
+    gems = [a for a in legal if "load" in state.action_text(seat, a)]
+    return rng.choice(gems or legal)
+
+
 @settings(max_examples=30, deadline=None)
 @given(PLAYERS, SEEDS, OPTIONS)
 def test_every_paddling_turn_obeys_the_movement_rules(players: int, seed: int, options: dict[str, str]) -> None:
+    _play_checking_turns(players, seed, options, lambda state, seat, rng: rng.choice(state.legal_actions(seat)))
+
+
+@settings(max_examples=30, deadline=None)
+@given(PLAYERS, SEEDS, OPTIONS)
+def test_no_paddling_turn_ends_with_unused_points_except_by_landing(
+    players: int, seed: int, options: dict[str, str]
+) -> None:
+    """„Paddelpunkte müssen immer komplett benutzt werden, ausser man überquert das Seil" and „Steht ein
+    Kanu auf dem Fluss, muss es auch bewegt werden": played by a seat that handles a gem whenever it
+    may, every canoe that moves takes at least one step, handles at most one gem, and spends exactly
+    the card's value (steps + 2 per gem) unless it landed (or, printed rule, was only launched)."""
+    _play_checking_turns(players, seed, options, _gem_first)
+
+
+def _play_checking_turns(
+    players: int, seed: int, options: dict[str, str], policy: Callable[[NiagaraState, int, Rng], int]
+) -> None:
     state = _new(players, seed, options)
     rng = Rng(seed + 5)
     steps: list[tuple[int, str, int, int]] = []
@@ -197,7 +226,7 @@ def test_every_paddling_turn_obeys_the_movement_rules(players: int, seed: int, o
             turn = (state.round, seat)
             base = seat * 2
             on_water = {c for c in range(2) if SHORE < state.canoes[base + c] < FALLEN} if not steps else on_water
-        action = rng.choice(state.legal_actions(seat))
+        action = policy(state, seat, rng)
         text = state.action_text(seat, action)
         value = state.choice[seat] + 1
         canoe = "ab".index(text[0]) if text[:2] in ("a ", "b ") else -1

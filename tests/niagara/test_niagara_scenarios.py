@@ -6,7 +6,7 @@ import json
 from itertools import permutations
 
 import pytest
-from niagara_helpers import check_invariants, colour, do, legal, new, play_cards
+from niagara_helpers import check_invariants, colour, do, legal, new, play_cards, round_trip
 
 from spieltafel.core import IllegalActionError, NotYourTurnError, Rng
 from spieltafel.games.niagara import NiagaraState
@@ -185,9 +185,9 @@ def test_every_canoe_on_the_water_moves_the_full_value() -> None:
     s = new(3)
     s.canoes[0], s.canoes[1] = 2, 3
     play_cards(s, "2", "1", "1")
-    assert legal(s) == ["a up", "a down", "b up", "b down", "b load amethyst"]
+    assert legal(s) == ["a up", "a down", "b up", "b down"]  # loading alone would not move b
     do(s, "a down", "a down")
-    assert s.canoes[0] == 4 and legal(s) == ["b up", "b down", "b load amethyst"]
+    assert s.canoes[0] == 4 and legal(s) == ["b up", "b down"]
     with pytest.raises(IllegalActionError, match="already moved"):
         do(s, "a down")
     do(s, "b up", "b up")
@@ -198,7 +198,7 @@ def test_all_points_must_be_used_and_nobody_paddles_over_the_falls() -> None:
     s = new(3)
     s.canoes[0], s.canoes[1] = L6, L7
     play_cards(s, "2", "1", "1")
-    assert legal(s) == ["a up", "a load sapphire", "b up", "b load ruby"]
+    assert legal(s) == ["a up", "b up"]
     with pytest.raises(IllegalActionError, match="could not use all 2"):
         do(s, "a down")
     with pytest.raises(IllegalActionError, match="falls"):
@@ -272,6 +272,25 @@ def test_option_one_direction_per_turn_forbids_launching_after_going_upstream() 
     assert legal(t) == ["b down", "done"]
 
 
+def test_launching_is_optional_after_the_first_round() -> None:
+    """„In der ersten Runde muss man eines seiner Kanus ins Wasser stellen" — „muss" in the first round
+    only; „Ab der zweiten Runde darf man ..." and Brettspielwelt's „One boat ashore may be moved": with
+    both canoes ashore a player may stay ashore from the second round on."""
+    s = new(3)
+    play_cards(s, "2", "1", "1")
+    assert legal(s) == ["a down", "b down"]
+    with pytest.raises(IllegalActionError, match="first round a canoe must be launched"):
+        do(s, "done")
+    finish_turns(s)
+    s.canoes[0] = SHORE  # seat 0's canoe is ashore again (it landed, say)
+    play_cards(s, "3", "3", "3")
+    while s.current != 0:
+        do(s, legal(s)[0])
+    assert legal(s) == ["a down", "b down", "done"]
+    do(s, "done")
+    assert s.canoes[:2] == [SHORE, SHORE] and s.phase == SECRET
+
+
 def test_any_number_of_canoes_share_a_disc() -> None:
     s = new(3)
     s.weather = -1  # 1 - 1: the river stands still
@@ -325,8 +344,9 @@ def test_any_gem_lying_in_a_cave_may_be_taken() -> None:
     s = new(3)
     s.caves[4][4] -= 1
     s.caves[0][4] += 1  # a ruby was dropped in the amethyst cave
-    s.canoes[0] = 3
-    play_cards(s, "2", "1", "1")
+    s.canoes[0] = 2
+    play_cards(s, "3", "1", "1")
+    do(s, "a down")
     assert "a load amethyst" in legal(s) and "a load ruby" in legal(s)
     do(s, "a load ruby")
     assert s.caves[0] == [7, 0, 0, 0, 0]
@@ -336,22 +356,88 @@ def test_one_gem_per_canoe_and_unloading_into_any_cave() -> None:
     s = new(3)
     s.canoes[0] = 4
     carry(s, 0, "ruby")
-    play_cards(s, "2", "1", "1")
+    play_cards(s, "3", "1", "1")
     assert not any("load " in text and "unload" not in text for text in legal(s))
     with pytest.raises(IllegalActionError, match="only one gem"):
         do(s, "a load diamond")
     do(s, "a unload")
     assert s.cargo[0] == -1 and s.caves[1] == [0, 7, 0, 0, 1]
+    do(s, "a up")
+    assert s.canoes[0] == 3
     check_invariants(s)
 
 
-def test_a_swap_of_gems_costs_four_points() -> None:
+def test_a_gem_is_handled_once_per_move_so_no_points_are_burnt() -> None:
+    """„Paddelpunkte müssen immer komplett benutzt werden, ausser man überquert das Seil" and „Steht ein
+    Kanu auf dem Fluss, muss es auch bewegt werden". Issue 9: with a 6, loading, unloading and loading
+    one gem left a canoe where it was. Now a canoe takes or sets down one gem at most per move."""
+    s = new(3)
+    s.canoes[0] = 3
+    play_cards(s, "6", "1", "1")
+    do(s, "a load amethyst")
+    assert legal(s) == ["a up", "a down"]  # no "a unload": the gem it has just taken
+    with pytest.raises(IllegalActionError, match="one gem action per move"):
+        do(s, "a unload")
+    do(s, "a down", "a down")
+    assert s.canoes[0] == 5 and legal(s) == ["a down left", "a down right"]  # 2 points: no unloading here
+    do(s, "a down left", "a down")
+    assert s.canoes[0] == L7 and s.cargo[0] == colour("amethyst") and legal(s) == ["b down", "done"]
+
+
+def test_moving_two_spaces_and_burning_the_rest_on_one_gem_is_refused_anywhere() -> None:
+    """Issue 9: „a canoe can move 2 of 6 spaces and spend the rest on loading and unloading the same
+    gem" — refused also when gems may be handled in mid-move (option loading=anywhere)."""
+    s = new(3, loading="anywhere")
+    s.canoes[0] = 3
+    play_cards(s, "6", "1", "1")
+    do(s, "a load amethyst", "a down", "a down")
+    assert s.canoes[0] == 5 and "a unload" not in legal(s)
+
+
+def test_a_canoe_on_the_water_must_be_moved_not_only_loaded() -> None:
+    """„Steht ein Kanu auf dem Fluss, muss es auch bewegt werden": a gem action alone is no move, so
+    with a 2 beside a cave the canoe paddles two spaces; with a 3 it may load and take one step."""
+    s = new(3)
+    s.canoes[0] = 3
+    play_cards(s, "2", "1", "1")
+    assert legal(s) == ["a up", "a down", "b down"]
+    with pytest.raises(IllegalActionError, match="must be moved"):
+        do(s, "a load amethyst")
+    t = new(3)
+    t.canoes[0] = 3
+    play_cards(t, "3", "1", "1")
+    assert "a load amethyst" in legal(t)
+    do(t, "a load amethyst", "a up")
+    assert t.canoes[0] == 2 and t.cargo[0] == colour("amethyst") and legal(t) == ["b down", "done"]
+
+
+def test_no_swap_of_gems_in_one_move() -> None:
+    """One gem action per move (Brettspielwelt's action window: move, and load or unload, either
+    first): setting a ruby down and taking a diamond costs two moves. A first version allowed the
+    swap for 4 points without moving."""
     s = new(3)
     s.canoes[0] = 4
     carry(s, 0, "ruby")
     play_cards(s, "4", "1", "1")
-    do(s, "a unload", "a load diamond")
-    assert s.cargo[0] == colour("diamond") and s.canoes[0] == 4 and legal(s) == ["b down", "done"]
+    do(s, "a unload")
+    assert legal(s) == ["a up", "a down"]
+    with pytest.raises(IllegalActionError, match="one gem action per move"):
+        do(s, "a load diamond")
+
+
+def test_the_gem_handled_in_a_move_survives_save_and_load() -> None:
+    """The new per-move bookkeeping (``handled``) is part of the full state: a game saved after the
+    canoe took its gem still refuses a second gem action once loaded again."""
+    s = new(3)
+    s.canoes[0] = 3
+    play_cards(s, "6", "1", "1")
+    do(s, "a load amethyst")
+    copy = round_trip(s)
+    assert copy.handled == 1 and copy.to_json() == s.to_json() and legal(copy) == legal(s)
+    assert s.view(0)["turn"]["gem_handled"] is True
+    twin = s.clone()
+    do(twin, "a down")
+    assert s.handled == 1 and s.canoes[0] == 3
 
 
 # -- the cloud --------------------------------------------------------------------------------------
@@ -498,6 +584,24 @@ def test_buy_back_may_be_declined() -> None:
     assert s.canoes[0] == FALLEN and legal(s) == ["b down"]
 
 
+def test_one_canoe_is_bought_back_per_turn() -> None:
+    """„Der Spieler darf es in seiner Runde dann mit einem beliebigen Edelstein zurückkaufen" (one
+    canoe, „es") and Board Game Arena's tip „you can only bring one boat back in at a time": with both
+    canoes below the falls and gems enough, the second is bought back on a later turn."""
+    s = new(3)
+    s.round = 2
+    s.canoes[0] = s.canoes[1] = FALLEN
+    bank(s, 0, [1, 1, 0, 0, 0])
+    play_cards(s, "2", "1", "1")
+    assert legal(s) == ["buy amethyst", "buy diamond", "leave"]
+    do(s, "buy diamond")
+    assert s.canoes[:2] == [SHORE, FALLEN] and legal(s) == ["a down", "done"]
+    copy = round_trip(s)
+    assert legal(copy) == legal(s)
+    do(s, "done")
+    assert s.banked[0] == [1, 0, 0, 0, 0] and s.current == 1
+
+
 def test_buy_back_happens_only_on_the_owners_turn() -> None:
     s = new(3)
     s.canoes[2] = FALLEN
@@ -508,11 +612,16 @@ def test_buy_back_happens_only_on_the_owners_turn() -> None:
     assert s.current == 1 and legal(s) == ["buy diamond", "leave"]
 
 
-def test_without_banked_gems_the_canoe_comes_back_free() -> None:
+def test_without_banked_gems_a_canoe_comes_back_free_one_per_turn() -> None:
     s = new(3)
     s.canoes[0] = s.canoes[1] = FALLEN
     play_cards(s, "1", "1", "1")
-    assert s.canoes[:2] == [SHORE, SHORE] and legal(s) == ["a down", "b down"]
+    assert s.canoes[:2] == [SHORE, FALLEN] and legal(s) == ["a down"]
+    finish_turns(s)
+    play_cards(s, "2", "2", "2")
+    while s.current != 0:  # the life ring is with seat 1: seat 0 acts last
+        do(s, legal(s)[0])
+    assert s.canoes[1] == SHORE  # the second one on the player's next turn
 
 
 def test_a_player_paying_the_last_gem_gets_no_second_canoe_free() -> None:

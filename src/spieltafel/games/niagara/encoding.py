@@ -10,7 +10,8 @@ seat clockwise 1, ...). Every entry lies in [0, 1]. Blocks, in order:
   weather (one-hot -1..2), next arm to receive a disc (bit);
 - gems in each cave per colour (5 x 5, /8);
 - the turn under way: present, seat (relative), moving canoe (one-hot 2), points left (/8),
-  heading (one-hot 3), stage (one-hot 3), canoes moved (2 bits), launched;
+  heading (one-hot 3), stage (one-hot 3), its gem of the move handled (bit), canoes moved (2 bits),
+  launched;
 - per relative seat: committed, revealed card (one-hot 7), cards played since the last refill (7 bits),
   cards not yet revealed (7 bits), banked gems per colour (/8) and in all (/10), and per canoe its
   place (one-hot over shore, 1-5, 6L, 7L, 6R, 7R, falls) and its gem (one-hot 5);
@@ -53,7 +54,7 @@ def observation_size(players: int) -> int:
     """Length of :func:`encode`'s vector for ``players`` seats."""
     head = options_size(GAME.options) + 1 + len(PHASE_NAMES) + 2 * players + WEATHERS + 1
     caves = COLOURS * COLOURS
-    turn = 1 + players + CANOES + 1 + len(HEADING_NAMES) + len(STAGE_NAMES) + CANOES + 1
+    turn = 1 + players + CANOES + 1 + len(HEADING_NAMES) + len(STAGE_NAMES) + 1 + CANOES + 1
     seat = 1 + 3 * CARDS + COLOURS + 1 + CANOES * (len(SPACE_NAMES) + COLOURS)
     return head + caves + turn + players * seat + 2 * CARDS
 
@@ -82,6 +83,7 @@ def encode(view: Mapping[str, JSON], players: int) -> Vector:
     out.scalar(turn.get("points") or 0, POINTS_SCALE)
     out.choice(turn.get("heading"), HEADING_NAMES)
     out.choice(turn.get("stage"), STAGE_NAMES)
+    out.flag(bool(turn.get("gem_handled")))
     out.members(turn.get("moved", ()), CANOE_NAMES)
     out.flag(bool(turn.get("launched")))
 

@@ -1,7 +1,8 @@
 """The river's mechanics: one canoe's move as a small automaton, and the river's flow.
 
-A canoe's move is a sequence of steps and gem actions worth the card's full value ("Paddelpunkte
-müssen immer komplett benutzt werden, ausser man überquert das Seil"). Its progress is a
+A canoe's move is a sequence of steps and at most one gem action worth the card's full value
+("Paddelpunkte müssen immer komplett benutzt werden, ausser man überquert das Seil"), with at least
+one step ("Steht ein Kanu auf dem Fluss, muss es auch bewegt werden"). Its progress is a
 :data:`Leg` tuple; :func:`choices` lists the step kinds that can still end in a complete move,
 so a seat is never offered a step that would leave points it cannot use.
 """
@@ -14,11 +15,12 @@ from typing import Final
 from .components import CAVE_AT, DOWNSTREAM, FALLEN, FORK, LOAD_COST, SHORE, UPSTREAM
 from .notation import DOWN, LEFT, LOAD, RIGHT, UNLOAD, UP
 
-Leg = tuple[int, int, int, int, bool, tuple[int, ...], bool, bool]
-"""(space, points left, heading, stage, loaded, cave levels, launch only, gems anywhere).
+Leg = tuple[int, int, int, int, bool, tuple[int, ...], bool, bool, bool]
+"""(space, points left, heading, stage, loaded, cave levels, launch only, gems anywhere, gem handled).
 
 Cave levels are ``min(gems in the cave, 2)``: all a move needs to know is whether a cave holds a
-gem, and after one load whether it still does."""
+gem, and after one load whether it still does. ``gem handled``: the canoe has taken or set down
+its one gem of this move."""
 
 NO_HEADING: Final = 0
 UPSTREAM_HEADING: Final = 1
@@ -32,6 +34,7 @@ MOVING: Final = 1
 ENDING: Final = 2
 """Stage: the canoe acted on a gem after moving; the move ends with gem actions only."""
 STAGE_NAMES: Final = ("start", "moving", "ending")
+
 
 def _downstream_kind(space: int, target: int) -> int:
     if space != FORK:
@@ -49,32 +52,46 @@ def transitions(leg: Leg) -> tuple[Step, ...]:
 
     Rules: one step per point, one direction per move; landing over the rope ends the move and may
     waste points; no canoe paddles over the falls; loading or unloading costs 2 points and, unless
-    gems may be handled anywhere (option), only before the first step or after the last.
+    gems may be handled anywhere (option), only before the first step or after the last; a canoe
+    takes or sets down one gem at most in a move, and a move has at least one step (gem actions
+    alone do not move a canoe).
     """
-    space, points, heading, stage, loaded, levels, launch_only, anywhere = leg
+    space, points, heading, stage, loaded, levels, launch_only, anywhere, handled = leg
+    if points <= 0:
+        return ()
     found: list[Step] = []
     if stage != ENDING:
         if heading != DOWNSTREAM_HEADING and space != SHORE:
             target = UPSTREAM[space]
-            after = (target, points - 1, UPSTREAM_HEADING, MOVING, loaded, levels, launch_only, anywhere)
+            after = (target, points - 1, UPSTREAM_HEADING, MOVING, loaded, levels, launch_only, anywhere, handled)
             found.append((UP, after, target == SHORE or points == 1))
         if heading != UPSTREAM_HEADING:
             for target in DOWNSTREAM[space]:
-                after = (target, points - 1, DOWNSTREAM_HEADING, MOVING, loaded, levels, launch_only, anywhere)
+                after = (target, points - 1, DOWNSTREAM_HEADING, MOVING, loaded, levels, launch_only, anywhere, handled)
                 done = (space == SHORE and launch_only) or points == 1
                 found.append((_downstream_kind(space, target), after, done))
-    cave = CAVE_AT[space]
-    if cave >= 0 and points >= LOAD_COST:
-        next_stage = stage if anywhere or stage == START else ENDING
-        if loaded:
-            raised = _level(levels, cave, min(levels[cave] + 1, 2))
-            after = (space, points - LOAD_COST, heading, next_stage, False, raised, launch_only, anywhere)
-            found.append((UNLOAD, after, points == LOAD_COST))
-        elif levels[cave]:
-            lowered = _level(levels, cave, levels[cave] - 1)
-            after = (space, points - LOAD_COST, heading, next_stage, True, lowered, launch_only, anywhere)
-            found.append((LOAD, after, points == LOAD_COST))
+    found.extend(_gem_transitions(leg))
     return tuple(found)
+
+
+def _gem_transitions(leg: Leg) -> tuple[Step, ...]:
+    """The one gem action of a move: unload the gem carried, or load one from the cave beside the
+    canoe, for 2 points. It completes the move only after a step ("muss es auch bewegt werden")."""
+    space, points, heading, stage, loaded, levels, launch_only, anywhere, handled = leg
+    cave = CAVE_AT[space]
+    if cave < 0 or points < LOAD_COST or handled:
+        return ()
+    next_stage = stage if anywhere or stage == START else ENDING
+    done = points == LOAD_COST and stage != START
+    if loaded:
+        raised = _level(levels, cave, min(levels[cave] + 1, 2))
+        after = (space, points - LOAD_COST, heading, next_stage, False, raised, launch_only, anywhere, True)
+        return ((UNLOAD, after, done),)
+    if levels[cave]:
+        lowered = _level(levels, cave, levels[cave] - 1)
+        after = (space, points - LOAD_COST, heading, next_stage, True, lowered, launch_only, anywhere, True)
+        return ((LOAD, after, done),)
+    return ()
 
 
 def _level(levels: tuple[int, ...], cave: int, value: int) -> tuple[int, ...]:
@@ -101,7 +118,7 @@ def _partner_completable(final: Leg, partner: Partner) -> bool:
     """Option ``direction=per-turn``: after a complete move ending as ``final`` (its heading, the caves
     as it left them), the partner canoe can complete a move in the same direction."""
     space, points, loaded = partner
-    return completable((space, points, final[2], START, loaded, final[5], False, final[7]))
+    return completable((space, points, final[2], START, loaded, final[5], False, final[7], False))
 
 
 @cache

@@ -24,6 +24,7 @@ from .components import (
     FALLEN,
     GEM_COLOURS,
     GEM_VALUES,
+    LOAD_COST,
     SHORE,
     SPACE_NAMES,
     UPSTREAM,
@@ -121,9 +122,16 @@ def move_actions(s: NiagaraState) -> list[int]:
         steps = canoe_steps(s, canoe, start_leg(s, canoe))
         launchable = launchable or (space == SHORE and bool(steps))
         actions.extend(steps)
-    if launchable and s.must and not s.must & ~s.moved:
+    if launchable and not s.must & ~s.moved and not launch_compulsory(s):
         actions.append(DONE)
     return actions
+
+
+def launch_compulsory(s: NiagaraState) -> bool:
+    """"In der ersten Runde muss man eines seiner Kanus ins Wasser stellen": only in the first round,
+    and only with no canoe on the water, must a canoe be launched; afterwards a canoe ashore may
+    stay ashore ("Ab der zweiten Runde darf man ...")."""
+    return s.round == 1 and not s.must
 
 
 def canoe_steps(s: NiagaraState, canoe: int, leg: Leg) -> list[int]:
@@ -158,15 +166,15 @@ def start_leg(s: NiagaraState, canoe: int) -> Leg:
     anywhere = s.options["loading"] == "anywhere"
     value = s.choice[s.current] + 1
     heading = s.turn_heading if s.options["direction"] == "per-turn" else NO_HEADING
-    return (space, value, heading, START, s.cargo[index] != NO_GEM, cave_levels(s), launch_only, anywhere)
+    loaded = s.cargo[index] != NO_GEM
+    return (space, value, heading, START, loaded, cave_levels(s), launch_only, anywhere, False)
 
 
 def active_leg(s: NiagaraState) -> Leg:
     index = s.current * CANOES + s.active
     anywhere = s.options["loading"] == "anywhere"
-    return (
-        s.canoes[index], s.points, s.heading, s.stage, s.cargo[index] != NO_GEM, cave_levels(s), False, anywhere,
-    )
+    loaded = s.cargo[index] != NO_GEM
+    return (s.canoes[index], s.points, s.heading, s.stage, loaded, cave_levels(s), False, anywhere, bool(s.handled))
 
 
 def theft_victims(s: NiagaraState) -> list[int]:
@@ -214,7 +222,7 @@ def commit_card(s: NiagaraState, seat: int, card: int, events: list[Event] | Non
 
 def begin_turn(s: NiagaraState, seat: int, events: list[Event] | None) -> None:
     """The seat reveals its card ("Der Startspieler ist der Erste, der seine Paddelkarte umdreht").
-    A player without banked gems gets a canoe below the falls back for free (docs: buy-back)."""
+    A player without banked gems gets one canoe below the falls back for free (docs: buy-back)."""
     s.current = seat
     s.revealed[seat] = 1
     card = s.choice[seat]
@@ -222,17 +230,25 @@ def begin_turn(s: NiagaraState, seat: int, events: list[Event] | None) -> None:
     if events is not None:
         events.append(Event("reveal", {"seat": seat, "card": CARD_NAMES[card]}))
     base = seat * CANOES
-    if not any(s.banked[seat]):
-        for index in range(base, base + CANOES):
-            if s.canoes[index] == FALLEN:
-                s.canoes[index] = SHORE
-                if events is not None:
-                    events.append(Event("rescue", {"seat": seat, "canoe": CANOE_NAMES[index - base], "paid": None}))
+    s.rescue_declined = 0
+    if not any(s.banked[seat]) and FALLEN in s.canoes[base : base + CANOES]:
+        rescue_for_free(s, seat, events)
     s.must = sum(1 << c for c in range(CANOES) if SHORE < s.canoes[base + c] < FALLEN)
-    s.moved = s.launched = s.rescue_declined = 0
+    s.moved = s.launched = s.handled = 0
     s.active = -1
     s.turn_heading = NO_HEADING
     settle_turn(s, events)
+
+
+def rescue_for_free(s: NiagaraState, seat: int, events: list[Event] | None) -> None:
+    """A player without banked gems gets one canoe back from below the falls, free; like a bought
+    one it comes back one per turn ("you can only bring one boat back in at a time")."""
+    base = seat * CANOES
+    index = s.canoes.index(FALLEN, base, base + CANOES)
+    s.canoes[index] = SHORE
+    s.rescue_declined = 1
+    if events is not None:
+        events.append(Event("rescue", {"seat": seat, "canoe": CANOE_NAMES[index - base], "paid": None}))
 
 
 def settle_turn(s: NiagaraState, events: list[Event] | None) -> None:
@@ -256,10 +272,12 @@ def settle_move(s: NiagaraState, events: list[Event] | None) -> None:
 
 def buy_back(s: NiagaraState, seat: int, colour: int, events: list[Event] | None) -> None:
     """"Absturz!!": the canoe is bought back with a banked gem, which returns to its cave; the canoe
-    is ashore again."""
+    is ashore again. One canoe per turn ("Der Spieler darf es in seiner Runde dann ... zurückkaufen";
+    Board Game Arena: "you can only bring one boat back in at a time")."""
     base = seat * CANOES
     index = s.canoes.index(FALLEN, base, base + CANOES)
     s.canoes[index] = SHORE
+    s.rescue_declined = 1
     s.banked[seat][colour] -= 1
     s.caves[colour][colour] += 1
     if events is not None:
@@ -293,6 +311,7 @@ def canoe_step(s: NiagaraState, seat: int, canoe: int, kind: int, events: list[E
         s.active = canoe
         s.heading = NO_HEADING
         s.stage = START
+        s.handled = 0
         s.moved |= 1 << canoe
         if s.canoes[index] == SHORE:
             s.launched = 1
@@ -314,10 +333,10 @@ def canoe_step(s: NiagaraState, seat: int, canoe: int, kind: int, events: list[E
     else:
         handle_gem(s, seat, index, kind, events)
     if done:
-        s.points = 0
+        s.points = s.handled = 0
         finish_move(s, events)
     else:
-        s.points, s.heading, s.stage = after[1], after[2], after[3]
+        s.points, s.heading, s.stage, s.handled = after[1], after[2], after[3], int(after[8])
 
 
 def _downstream_target(space: int, kind: int) -> int:
@@ -397,7 +416,7 @@ def end_turn(s: NiagaraState, events: list[Event] | None) -> None:
     """The next seat clockwise acts; after the last one the round ends."""
     s.active = -1
     s.heading = NO_HEADING
-    s.points = s.stage = 0
+    s.points = s.stage = s.handled = 0
     following = (s.current + 1) % s.players
     if following == s.ring:
         end_round(s, events)
@@ -508,9 +527,11 @@ def leaders(s: NiagaraState, seats: Iterable[int]) -> list[int]:
 
 
 def finish_game(s: NiagaraState, winners: list[int], events: list[Event] | None) -> None:
+    """The game is over; a move cut short by the winning landing leaves no points behind."""
     s.phase = OVER
     s.won = winners
     s.active = -1
+    s.points = s.handled = 0
     if events is not None:
         events.append(Event("game-over", {"winners": list(winners), "banked": [sum(b) for b in s.banked]}))
 
@@ -598,8 +619,8 @@ def _done_reason(s: NiagaraState) -> str:
         return f"canoe {CANOE_NAMES[s.active]} is moving: finish its move first"
     if s.must & ~s.moved:
         return "every canoe on the water must move its full value first"
-    if not s.must:
-        return "no canoe is on the water, so one must be launched"
+    if launch_compulsory(s):
+        return "in the first round a canoe must be launched"
     return "there is no launch left to decline"
 
 
@@ -627,10 +648,12 @@ def _step_reason(s: NiagaraState, leg: Leg, kind: int, name: str) -> str:
 
 
 def _gem_reason(s: NiagaraState, leg: Leg, kind: int, name: str) -> str:
-    space, points, stage, loaded, anywhere = leg[0], leg[1], leg[3], leg[4], leg[7]
+    space, points, stage, loaded, anywhere, handled = leg[0], leg[1], leg[3], leg[4], leg[7], leg[8]
     cave = CAVE_AT[space]
     if cave < 0:
         return f"there is no cave beside space {SPACE_NAMES[space]}"
+    if handled:
+        return f"canoe {name} has already taken or set down its gem of this move: one gem action per move"
     if kind == UNLOAD and not loaded:
         return f"canoe {name} carries no gem"
     if kind >= LOAD and loaded:
@@ -644,6 +667,8 @@ def _gem_reason(s: NiagaraState, leg: Leg, kind: int, name: str) -> str:
             f"gems are handled only before the first step or after the last, and canoe {name} could not "
             f"use its {points} remaining points after that"
         )
+    if stage == START and points == LOAD_COST:
+        return f"canoe {name} must be moved: a gem action alone is no move, and no point would be left for a step"
     return (
         f"canoe {name} could not use all {points} remaining points after that (only landing may waste points)"
         + _partner_note(s)

@@ -22,6 +22,7 @@ from .components import (
     WEATHER_MIN,
     WEATHER_START,
 )
+from .invariants import check_invariants
 from .rules import NO_GEM, OVER, SECRET
 
 
@@ -36,9 +37,11 @@ class NiagaraState(State):
     the revealed cards since the hand was last refilled. ``river[i]`` is the disc on space ``i+1``.
 
     The move of the seat on turn: ``must`` (bit set of canoes on the water at the start of the
-    turn), ``moved`` (canoes that have moved), ``launched``, ``active`` (the canoe moving, -1),
-    and its ``points``, ``heading`` and ``stage`` (see :mod:`.river`); ``turn_heading`` is the
-    direction of the turn's last step (binding with ``direction=per-turn``).
+    turn), ``moved`` (canoes that have moved), ``launched``, ``rescue_declined`` (the buy-back of
+    this turn is settled: a canoe came back, one per turn, or the player left them), ``active`` (the
+    canoe moving, -1), and its ``points``, ``heading``, ``stage`` and ``handled`` (it has taken or set
+    down its one gem of the move; see :mod:`.river`); ``turn_heading`` is the direction of the turn's
+    last step (binding with ``direction=per-turn``).
     """
 
     game: ClassVar[Game]
@@ -70,7 +73,7 @@ class NiagaraState(State):
         self.next_arm = 0
         self.must = self.moved = self.launched = self.rescue_declined = 0
         self.active = -1
-        self.points = self.heading = self.stage = 0
+        self.points = self.heading = self.stage = self.handled = 0
         self.turn_heading = 0
         self.ending = 0
         self.won: list[int] = []
@@ -137,7 +140,7 @@ class NiagaraState(State):
     _FIELDS: ClassVar[tuple[str, ...]] = (
         "round", "ring", "current", "phase", "hands", "choice", "revealed", "played", "canoes", "cargo",
         "banked", "caves", "river", "aside", "weather", "next_arm", "must", "moved", "launched",
-        "rescue_declined", "active", "points", "heading", "stage", "turn_heading", "ending", "won",
+        "rescue_declined", "active", "points", "heading", "stage", "handled", "turn_heading", "ending", "won",
     )
 
     def to_json(self) -> dict[str, JSON]:
@@ -167,6 +170,7 @@ class NiagaraState(State):
         for name in cls._FIELDS:
             state.__dict__[name] = _copy(data[name])
         _check_shape(state)
+        check_invariants(state)
         return state
 
 

@@ -91,6 +91,7 @@ def turn_view(s: NiagaraState) -> dict[str, JSON] | None:
         "points": s.points if s.active >= 0 else None,
         "heading": HEADING_NAMES[s.heading] if s.active >= 0 else None,
         "stage": STAGE_NAMES[s.stage] if s.active >= 0 else None,
+        "gem_handled": bool(s.handled) if s.active >= 0 else None,
         "moved": [CANOE_NAMES[c] for c in range(CANOES) if s.moved >> c & 1],
         "launched": bool(s.launched),
         "direction": HEADING_NAMES[s.turn_heading],
