@@ -182,3 +182,23 @@ async def test_a_whole_game_between_people_and_its_record(client: httpx.AsyncCli
     assert len(record.actions) == final["seq"]
     assert check_views(record, seen) > len(record.actions)
     assert (await client.get(f"/api/tables/{table_id}")).json()["status"] == "over"
+
+
+
+async def test_racing_moves_for_one_seq_apply_once(client: httpx.AsyncClient) -> None:
+    import asyncio
+
+    alice, bob, carol = await person(client), await person(client), await person(client)
+    body = {"game": "niagara", "players": 3, "seats": [{"kind": "me"}, {"kind": "open"}, {"kind": "open"}]}
+    table_id = (await client.post("/api/tables", json=body, headers=alice.headers)).json()["id"]
+    for who in (bob, carol):
+        await client.post(f"/api/tables/{table_id}/join", headers=who.headers)
+    states = [(await client.get(f"/api/tables/{table_id}/state", headers=who.headers)).json() for who in (alice, bob)]
+    assert [state["seq"] for state in states] == [0, 0]  # both must choose a card now, in any order
+    answers = await asyncio.gather(*(
+        client.post(f"/api/tables/{table_id}/moves", json={"seq": 0, "action": state["legal"][0]["action"]},
+                    headers=who.headers)
+        for who, state in zip((alice, bob), states, strict=True)
+    ))
+    assert sorted(answer.status_code for answer in answers) == [200, 409]
+    assert (await client.get(f"/api/tables/{table_id}")).json()["seq"] == 1
