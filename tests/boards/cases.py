@@ -9,13 +9,31 @@ from spieltafel.core import Rng, get_game
 from spieltafel.core.game import State
 
 COUNTS = {"iquazu": (2, 3, 4), "haleakala": (2,), "niagara": (3, 4, 5)}
-CASES = [(game, players) for game, counts in COUNTS.items() for players in counts]
+VARIANTS: dict[str, dict[str, str]] = {
+    "iquazu": {"water": "every-turn"},
+    "haleakala": {"variant": "tactical", "priestess": "optional"},
+    "niagara": {
+        "second-canoe": "launch-only",
+        "ending": "finish-round",
+        "loading": "anywhere",
+        "direction": "per-turn",
+    },
+}
+"""Non-default options, so that the actions only they allow (e.g. Haleakala's lava disc) meet the boards too."""
+CASES = [(game, players, "") for game, counts in COUNTS.items() for players in counts] + [
+    ("iquazu", 3, "variant"),
+    ("haleakala", 2, "variant"),
+    ("niagara", 4, "variant"),
+]
 
 
-def positions(game: str, players: int, games: int = 4, every: int = 7, seed: int = 0) -> Iterator[tuple[State, list[dict[str, Any]]]]:
+def positions(
+    game: str, players: int, variant: str = "", games: int = 4, every: int = 7, seed: int = 0
+) -> Iterator[tuple[State, list[dict[str, Any]]]]:
     """Positions along random games (every ``every``-th), each with the events of the move before it."""
+    options = VARIANTS[game] if variant else {}
     for g in range(games):
-        state = get_game(game).new_state(players=players, seed=seed + g)
+        state = get_game(game).new_state(players=players, seed=seed + g, options=options)
         rng = Rng(1000 + seed + g)
         step = 0
         events: list[dict[str, Any]] = []

@@ -150,7 +150,8 @@ class Targets:
         else:
             found["data_target"] = target
             found["data_actions"] = " ".join(str(index) for index, _ in actions)
-            found["aria_label"] = self.gettext("{name}: {count} choices").format(name=name, count=len(actions))
+            _ = self.gettext
+            found["aria_label"] = _("{name}: {count} choices").format(name=name, count=len(actions))
         return found
 
     def undrawn(self) -> list[str]:

@@ -110,7 +110,7 @@ def event_targets(event: Mapping[str, Any]) -> list[str]:
 
 
 # -- the island ------------------------------------------------------------------------------------
-def draw_sea(svg: Svg, g: Gettext) -> None:
+def draw_sea(svg: Svg, _: Gettext) -> None:
     svg.circle(CX, CY, WATER[1], fill="#7fb3d5", stroke="#1f618d", stroke_width=2.0)
     for segment in range(SEGMENTS):
         a = angle(segment) - 30
@@ -122,7 +122,7 @@ def draw_sea(svg: Svg, g: Gettext) -> None:
     svg.text(
         14,
         24,
-        g("Haleakala — the island (segments 1–6 clockwise)"),
+        _("Haleakala — the island (segments 1–6 clockwise)"),
         16,
         text_anchor="start",
         fill="#1b2631",
@@ -130,11 +130,11 @@ def draw_sea(svg: Svg, g: Gettext) -> None:
     )
 
 
-def draw_field(svg: Svg, view: View, targets: Targets, segment: int, ring: str, g: Gettext) -> None:
+def draw_field(svg: Svg, view: View, targets: Targets, segment: int, ring: str, _: Gettext) -> None:
     name = f"{ring}{segment + 1}"
     inner, outer = RADII[ring]
     target = f"crater-{segment + 1}" if ring == "c" else f"field-{name}"
-    label = field_words(name, g)
+    label = field_words(name, _)
     svg.open(**targets.attrs(target, label, "field"))
     svg.title(label)
     svg.path(
@@ -189,11 +189,11 @@ def draw_crater(svg: Svg, view: View, segment: int) -> None:
         svg.circle(x, y - 6 * (k // 3), 6, fill="#ff5722", stroke="#3e2723", stroke_width=1.5, class_="lava-chip")
 
 
-def draw_beach(svg: Svg, view: View, targets: Targets, segment: int, g: Gettext) -> None:
+def draw_beach(svg: Svg, view: View, targets: Targets, segment: int, _: Gettext) -> None:
     """Both players' number discs (red on the anticlockwise side, yellow clockwise) and their sums."""
     name = f"b{segment + 1}"
     sums = [info["beach_sums"][segment] for info in view["player_info"]]
-    label = g("Beach {segment}: sums {red} and {yellow}").format(segment=segment + 1, red=sums[0], yellow=sums[1])
+    label = _("Beach {segment}: sums {red} and {yellow}").format(segment=segment + 1, red=sums[0], yellow=sums[1])
     svg.open(**targets.attrs(f"beach-{segment + 1}", label, "beach"))
     svg.title(label)
     svg.path(
@@ -203,7 +203,7 @@ def draw_beach(svg: Svg, view: View, targets: Targets, segment: int, g: Gettext)
         stroke_width=1.5,
     )
     svg.close()
-    mark = g("hut") if segment in HUTS else g("jetty") if segment == JETTY else ""
+    mark = _("hut") if segment in HUTS else _("jetty") if segment == JETTY else ""
     if mark:
         x, y = polar(CX, CY, RADII["b"][1] - 9, angle(segment))
         svg.text(x, y, mark, 10, fill="#6e2c00", font_style="italic")
@@ -213,7 +213,7 @@ def draw_beach(svg: Svg, view: View, targets: Targets, segment: int, g: Gettext)
         values = [int(v) for v, where in info["discs"].items() if where == name]
         for k, value in enumerate(values):
             x, y = polar(CX, CY, 252 + 18 * (k % 2), angle(segment) + side * (6 + 7 * (k // 2)))
-            disc_label = g("Disc {value}").format(value=value)
+            disc_label = _("Disc {value}").format(value=value)
             mine = seat == view.get("seat")
             svg.open(**(targets.attrs(f"disc-{value}", disc_label, "disc") if mine else {}))
             draw_disc(svg, x, y, seat, str(value))
@@ -232,16 +232,16 @@ def draw_disc(svg: Svg, x: float, y: float, seat: int, text: str) -> None:
     svg.text(x, y, text, 11, fill=svgkit.ink_on(fill), font_weight="bold")
 
 
-def draw_bays_and_boat(svg: Svg, view: View, targets: Targets, segment: int, g: Gettext) -> None:
+def draw_bays_and_boat(svg: Svg, view: View, targets: Targets, segment: int, _: Gettext) -> None:
     for k, letter in enumerate("ab"):
         name = f"{segment + 1}{letter}"
         code = view["bays"].get(name)
         x, y = polar(CX, CY, 332, angle(segment) + (-17 if k == 0 else 17))
-        label = g("Bay {bay}: {card}").format(bay=name, card=card_name(code, g) if code else g("empty"))
+        label = _("Bay {bay}: {card}").format(bay=name, card=card_name(code, _) if code else _("empty"))
         svg.open(**targets.attrs(f"bay-{name}", label, "bay"))
         svg.title(label)
         if code:
-            draw_card(svg, x - 27, y - 19, code, g, 54, 38)
+            draw_card(svg, x - 27, y - 19, code, _, 54, 38)
         else:
             svg.rect(
                 x - 27, y - 19, 54, 38, rx=5.0, fill="none", stroke="#1f618d", stroke_width=1.0, stroke_dasharray="3 3"
@@ -249,8 +249,8 @@ def draw_bays_and_boat(svg: Svg, view: View, targets: Targets, segment: int, g: 
         svg.close()
     if view["boat"] == segment + 1:
         x, y = polar(CX, CY, 322, angle(segment))
-        svg.open(**targets.attrs("boat", g("The boat"), "boat"))
-        svg.title(g("The boat"))
+        svg.open(**targets.attrs("boat", _("The boat"), "boat"))
+        svg.title(_("The boat"))
         svg.path(
             f"M {x - 17} {y - 2} L {x + 17} {y - 2} L {x + 11} {y + 10} L {x - 11} {y + 10} Z",
             fill="#6b4226",
@@ -263,61 +263,61 @@ def draw_bays_and_boat(svg: Svg, view: View, targets: Targets, segment: int, g: 
         svg.close()
 
 
-def draw_card(svg: Svg, x: float, y: float, code: str, g: Gettext, w: float = 54, h: float = 38) -> None:
+def draw_card(svg: Svg, x: float, y: float, code: str, _: Gettext, w: float = 54, h: float = 38) -> None:
     """A palm card: its sign large, its name small."""
     fill = CARD_FILL.get(code, FISH_FILL)
     svg.rect(x, y, w, h, rx=5.0, fill=fill, stroke="#222222", stroke_width=1.5)
     ink = svgkit.ink_on(fill) if fill != "#566573" else "#ffffff"
     svg.text(x + w / 2, y + h * 0.36, CARD_SIGN.get(code, "?"), h * 0.4, fill=ink, font_weight="bold")
-    svg.text(x + w / 2, y + h * 0.78, short_name(code, g), 8.5, fill=ink)
+    svg.text(x + w / 2, y + h * 0.78, short_name(code, _), 8.5, fill=ink)
 
 
-def short_name(code: str, g: Gettext) -> str:
+def short_name(code: str, _: Gettext) -> str:
     names = {
-        "fish1": g("fish"),
-        "fish2": g("fish"),
-        "fish4": g("fish"),
-        "fish5": g("fish"),
-        "white-pearl": g("pearl"),
-        "black-pearl": g("pearl"),
+        "fish1": _("fish"),
+        "fish2": _("fish"),
+        "fish4": _("fish"),
+        "fish5": _("fish"),
+        "white-pearl": _("pearl"),
+        "black-pearl": _("pearl"),
     }
-    return names.get(code) or card_name(code, g)
+    return names.get(code) or card_name(code, _)
 
 
-def draw_island(svg: Svg, view: View, targets: Targets, g: Gettext) -> None:
-    draw_sea(svg, g)
+def draw_island(svg: Svg, view: View, targets: Targets, _: Gettext) -> None:
+    draw_sea(svg, _)
     for segment in range(SEGMENTS):
         for ring in "gfmc":
-            draw_field(svg, view, targets, segment, ring, g)
-        draw_beach(svg, view, targets, segment, g)
+            draw_field(svg, view, targets, segment, ring, _)
+        draw_beach(svg, view, targets, segment, _)
     svg.circle(CX, CY, RADII["c"][0], fill="#4a2c20", stroke="#3e2723", stroke_width=1.5)
     svg.text(CX, CY, "▲", 22, fill="#ff7043")
     for segment in range(SEGMENTS):
         draw_crater(svg, view, segment)
         draw_pieces(svg, view, segment)
-        draw_bays_and_boat(svg, view, targets, segment, g)
-    legend = " · ".join(f"{letter} = {ring_name(letter, g)}" for letter in RING_LETTERS)
+        draw_bays_and_boat(svg, view, targets, segment, _)
+    legend = " · ".join(f"{letter} = {ring_name(letter, _)}" for letter in RING_LETTERS)
     svg.text(14, 46, legend, 11, text_anchor="start", fill="#1b2631")
 
 
 # -- the players and the scoring board ------------------------------------------------------------------
-def status_text(view: View, g: Gettext) -> str:
+def status_text(view: View, _: Gettext) -> str:
     if view["phase"] == "over":
-        winners = ", ".join(seat_name(w, g) for w in view["winners"])
-        return g("Game over. Winner: {winners}").format(winners=winners)
-    actor = seat_name(view["to_act"][0] if view["to_act"] else view["current"], g)
+        winners = ", ".join(seat_name(w, _) for w in view["winners"])
+        return _("Game over. Winner: {winners}").format(winners=winners)
+    actor = seat_name(view["to_act"][0] if view["to_act"] else view["current"], _)
     doing = {
-        "turn": g("{player}: place a disc, take one back or move the boat"),
-        "shaman": g("{player}: move the shaman (up to 2 fields) or stay"),
-        "choose": g("{player}: choose a card where the boat landed"),
-        "priestess": g("{player}: Lava Priestess, move a lava chip"),
-        "shell-buy": g("{player}: buy from the scoring board or pass"),
-        "scoring-buy": g("{player}: before the scoring, buy one card or pass"),
+        "turn": _("{player}: place a disc, take one back or move the boat"),
+        "shaman": _("{player}: move the shaman (up to 2 fields) or stay"),
+        "choose": _("{player}: choose a card where the boat landed"),
+        "priestess": _("{player}: Lava Priestess, move a lava chip"),
+        "shell-buy": _("{player}: buy from the scoring board or pass"),
+        "scoring-buy": _("{player}: before the scoring, buy one card or pass"),
     }
     return doing.get(view["phase"], "{player}").format(player=actor)
 
 
-def draw_player(svg: Svg, view: View, info: Mapping[str, Any], y: float, g: Gettext) -> None:
+def draw_player(svg: Svg, view: View, info: Mapping[str, Any], y: float, _: Gettext) -> None:
     seat = info["seat"]
     if view["phase"] != "over" and seat in view["to_act"]:
         svg.rect(
@@ -332,87 +332,87 @@ def draw_player(svg: Svg, view: View, info: Mapping[str, Any], y: float, g: Gett
             class_="to-act",
         )
     draw_disc(svg, 28, y + 12, seat, str(seat + 1))
-    name = seat_name(seat, g) + (" " + g("(you)") if seat == view.get("seat") else "")
+    name = seat_name(seat, _) + (" " + _("(you)") if seat == view.get("seat") else "")
     svg.text(44, y + 12, name, 15, text_anchor="start", fill="#111111", font_weight="bold")
     points = info["score"]
     svg.text(
         44,
         y + 32,
-        g("1 point") if points == 1 else g("{points} points").format(points=points),
+        _("1 point") if points == 1 else _("{points} points").format(points=points),
         13,
         text_anchor="start",
         fill="#333333",
     )
-    svg.text(150, y + 6, g("discs in supply"), 10, text_anchor="start", fill="#555555")
+    svg.text(150, y + 6, _("discs in supply"), 10, text_anchor="start", fill="#555555")
     supply = [v for v, where in info["discs"].items() if where == "supply"]
     if info["lava_disc"] == "supply":
         supply.append("L")
     for k, value in enumerate(supply):
         draw_disc(svg, 160 + 21 * k, y + 26, seat, value)
-    svg.text(290, y + 6, g("statues left"), 10, text_anchor="start", fill="#555555")
+    svg.text(290, y + 6, _("statues left"), 10, text_anchor="start", fill="#555555")
     svg.polygon(
         [(290, y + 36), (308, y + 36), (299, y + 16)], fill=PLAYER_FILL[seat], stroke="#111111", stroke_width=1.5
     )
     svg.text(312, y + 27, f"×{info['statues_in_supply']}", 13, text_anchor="start", fill="#111111")
-    svg.text(360, y + 6, g("shells"), 10, text_anchor="start", fill="#555555")
+    svg.text(360, y + 6, _("shells"), 10, text_anchor="start", fill="#555555")
     svg.text(360, y + 27, f"◒ ×{info['shells']}", 13, text_anchor="start", fill="#111111")
-    draw_collected(svg, info, y, g)
+    draw_collected(svg, info, y, _)
 
 
-def draw_collected(svg: Svg, info: Mapping[str, Any], y: float, g: Gettext) -> None:
+def draw_collected(svg: Svg, info: Mapping[str, Any], y: float, _: Gettext) -> None:
     """The cards in front of a player (kind and count) and their scoring cards."""
     counts: dict[str, int] = {}
     for code in info["cards"]:
         counts[code] = counts.get(code, 0) + 1
-    svg.text(420, y + 6, g("cards"), 10, text_anchor="start", fill="#555555")
+    svg.text(420, y + 6, _("cards"), 10, text_anchor="start", fill="#555555")
     x = 420.0
     for code, count in counts.items():
         svg.open(class_="held")
-        svg.title(card_name(code, g))
-        draw_card(svg, x, y + 12, code, g, 30, 30)
+        svg.title(card_name(code, _))
+        draw_card(svg, x, y + 12, code, _, 30, 30)
         svg.close()
         if count > 1:
             svg.text(x + 30, y + 40, f"×{count}", 10, text_anchor="start", fill="#111111", font_weight="bold")
         x += 40
     for code in info["scoring_cards"]:
-        svg.text(x + 2, y + 28, item_name(code, g), 10, text_anchor="start", fill="#7d6608")
-        x += 8 + 5.5 * len(item_name(code, g))
+        svg.text(x + 2, y + 28, item_name(code, _), 10, text_anchor="start", fill="#7d6608")
+        x += 8 + 5.5 * len(item_name(code, _))
 
 
-def draw_market(svg: Svg, view: View, targets: Targets, y: float, g: Gettext) -> None:
+def draw_market(svg: Svg, view: View, targets: Targets, y: float, _: Gettext) -> None:
     """The scoring board's cards for sale, the decks and the lava chips beside the board."""
-    svg.text(14, y + 8, g("scoring board"), 12, text_anchor="start", fill="#333333", font_weight="bold")
+    svg.text(14, y + 8, _("scoring board"), 12, text_anchor="start", fill="#333333", font_weight="bold")
     items = list(view["scoring_board"]) + (["priestess"] if view["board_priestess"] else [])
     for k, code in enumerate(items):
         x = 14 + 80 * k
-        label = g("{item}, price {price} shells").format(item=item_name(code, g), price=ITEM_PRICE[code])
+        label = _("{item}, price {price} shells").format(item=item_name(code, _), price=ITEM_PRICE[code])
         svg.open(**targets.attrs(f"buy-{code}", label, "item"))
         svg.title(label)
         svg.rect(x, y + 20, 74, 44, rx=5.0, fill="#fcf3cf", stroke="#7d6608", stroke_width=1.5)
-        svg.text(x + 37, y + 34, scoring_word(code, g), 11, fill="#111111", font_weight="bold")
+        svg.text(x + 37, y + 34, scoring_word(code, _), 11, fill="#111111", font_weight="bold")
         svg.text(x + 37, y + 52, f"◒ ×{ITEM_PRICE[code]}", 11, fill="#111111")
         svg.close()
     x = 14 + 80 * max(len(items), 1) + 12
-    svg.text(x, y + 8, g("decks (palms)"), 12, text_anchor="start", fill="#333333", font_weight="bold")
+    svg.text(x, y + 8, _("decks (palms)"), 12, text_anchor="start", fill="#333333", font_weight="bold")
     for k, size in enumerate(view["deck_sizes"]):
         svgkit.card_back(svg, x + 42 * k, y + 20, 34, 44)
         svg.text(x + 42 * k + 17, y + 34, "♣" * (k + 1), 9, fill="#ffffff")
         svg.text(x + 42 * k + 17, y + 52, size, 13, fill="#ffffff", font_weight="bold")
     x += 134
-    svg.text(x, y + 8, g("lava chips"), 12, text_anchor="start", fill="#333333", font_weight="bold")
+    svg.text(x, y + 8, _("lava chips"), 12, text_anchor="start", fill="#333333", font_weight="bold")
     for k in range(view["lava_chips_beside_board"]):
         svg.circle(x + 10 + 16 * k, y + 40, 6, fill="#ff5722", stroke="#3e2723", stroke_width=1.5)
-    svg.text(x, y + 72, g("round {n}").format(n=view["round"]), 12, text_anchor="start", fill="#333333")
+    svg.text(x, y + 72, _("round {n}").format(n=view["round"]), 12, text_anchor="start", fill="#333333")
 
 
-def scoring_word(code: str, g: Gettext) -> str:
+def scoring_word(code: str, _: Gettext) -> str:
     words = {
-        "butterflies": g("butterflies"),
-        "majority": g("majority"),
-        "segment": g("segment"),
-        "forest": g("forest"),
-        "mountain": g("mountain"),
-        "priestess": g("Priestess"),
+        "butterflies": _("butterflies"),
+        "majority": _("majority"),
+        "segment": _("segment"),
+        "forest": _("forest"),
+        "mountain": _("mountain"),
+        "priestess": _("Priestess"),
     }
     return words.get(code, code)
 
@@ -426,18 +426,18 @@ def render_board(
     highlight: Sequence[str] = (),
 ) -> str:
     """The board as ``seat`` sees it (``view`` is that seat's view); every legal action has a target."""
-    g = gettext
-    targets = Targets(legal, target_maker(view, seat), action_label, g, highlight)
+    _ = gettext
+    targets = Targets(legal, target_maker(view, seat), action_label, _, highlight)
     market_y = PANEL_Y + 40 + 2 * LINE_H
     height = market_y + 90 + (40 if legal else 0)
-    svg = Svg(WIDTH, height, g("Haleakala board"), "haleakala")
+    svg = Svg(WIDTH, height, _("Haleakala board"), "haleakala")
     svg.add(svgkit.DEFS)
     svg.rect(0, 0, WIDTH, height, fill="#eef6f9")
-    draw_island(svg, view, targets, g)
-    svg.text(14, PANEL_Y, status_text(view, g), 15, text_anchor="start", fill="#111111", font_weight="bold")
-    svgkit.button(svg, targets, "pass", WIDTH - 150, PANEL_Y - 18, 130, g("Pass"))
+    draw_island(svg, view, targets, _)
+    svg.text(14, PANEL_Y, status_text(view, _), 15, text_anchor="start", fill="#111111", font_weight="bold")
+    svgkit.button(svg, targets, "pass", WIDTH - 150, PANEL_Y - 18, 130, _("Pass"))
     for k, info in enumerate(view["player_info"]):
-        draw_player(svg, view, info, PANEL_Y + 30 + k * LINE_H, g)
-    draw_market(svg, view, targets, market_y, g)
+        draw_player(svg, view, info, PANEL_Y + 30 + k * LINE_H, _)
+    draw_market(svg, view, targets, market_y, _)
     svgkit.spare_buttons(svg, targets, 14, market_y + 88, 300)
     return svg.finish()

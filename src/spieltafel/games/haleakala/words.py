@@ -65,74 +65,74 @@ def item_name(code: str, gettext: Gettext) -> str:
 
 def action_label(notation: str, gettext: Gettext = identity) -> str:
     """The action ``notation`` in words, e.g. "Place disc 3 on beach 2"."""
-    g = gettext
+    _ = gettext
     words = notation.split()
     verb = words[0] if words else ""
     if verb == "place" and len(words) >= 3:
-        text = g("Place disc {value} on beach {segment}")
+        text = _("Place disc {value} on beach {segment}")
         if len(words) == 4:
-            text = g("Place disc {value} with the lava disc on beach {segment}")
+            text = _("Place disc {value} with the lava disc on beach {segment}")
         return text.format(value=words[1], segment=words[2][1:])
     if verb == "take" and len(words) == 3:
-        return g("Take disc {value} back from beach {segment}").format(value=words[1], segment=words[2][1:])
+        return _("Take disc {value} back from beach {segment}").format(value=words[1], segment=words[2][1:])
     if verb == "move" and len(words) == 2:
-        return g("Move the shaman to {field}").format(field=field_words(words[1], g))
+        return _("Move the shaman to {field}").format(field=field_words(words[1], _))
     if verb == "card" and len(words) >= 2:
         if len(words) == 3:
-            return g("Take the {card} card from bay {bay}").format(card=card_name(words[2], g), bay=words[1])
-        return g("Take the card from bay {bay}").format(bay=words[1])
+            return _("Take the {card} card from bay {bay}").format(card=card_name(words[2], _), bay=words[1])
+        return _("Take the card from bay {bay}").format(bay=words[1])
     if verb == "priestess" and len(words) == 3:
-        return g("Move a lava chip from crater {source} to crater {target}").format(
+        return _("Move a lava chip from crater {source} to crater {target}").format(
             source=words[1][1:], target=words[2][1:]
         )
     if verb == "buy" and len(words) == 2:
-        return g("Buy {item}").format(item=item_name(words[1], g))
-    fixed = {"boat": g("Move the boat one field"), "stay": g("Leave the shaman where it is"), "pass": g("Pass")}
+        return _("Buy {item}").format(item=item_name(words[1], _))
+    fixed = {"boat": _("Move the boat one field"), "stay": _("Leave the shaman where it is"), "pass": _("Pass")}
     return fixed.get(notation.strip(), notation)
 
 
-def _scoring(e: Mapping[str, Any], g: Gettext) -> str:
-    points = ", ".join(f"{seat_name(p, g)} +{n}" for p, n in enumerate(e["points"]))
-    total = ", ".join(f"{seat_name(p, g)} {n}" for p, n in enumerate(e["total"]))
-    return g("Scoring {number}: {points} (now {total})").format(number=e["number"], points=points, total=total)
+def _scoring(e: Mapping[str, Any], _: Gettext) -> str:
+    points = ", ".join(f"{seat_name(p, _)} +{n}" for p, n in enumerate(e["points"]))
+    total = ", ".join(f"{seat_name(p, _)} {n}" for p, n in enumerate(e["total"]))
+    return _("Scoring {number}: {points} (now {total})").format(number=e["number"], points=points, total=total)
 
 
-def _game_over(e: Mapping[str, Any], g: Gettext) -> str:
-    winners = ", ".join(seat_name(w, g) for w in e.get("winners", []))
-    scores = ", ".join(f"{seat_name(p, g)} {points}" for p, points in enumerate(e.get("scores", [])))
-    return g("Game over. Winner: {winners} ({scores})").format(winners=winners, scores=scores)
+def _game_over(e: Mapping[str, Any], _: Gettext) -> str:
+    winners = ", ".join(seat_name(w, _) for w in e.get("winners", []))
+    scores = ", ".join(f"{seat_name(p, _)} {points}" for p, points in enumerate(e.get("scores", [])))
+    return _("Game over. Winner: {winners} ({scores})").format(winners=winners, scores=scores)
 
 
-def _eruption(e: Mapping[str, Any], g: Gettext) -> str:
+def _eruption(e: Mapping[str, Any], _: Gettext) -> str:
     craters = ", ".join(f"{name[1:]}: {count}" for name, count in e["chips"].items())
-    return g("The volcano erupts! Lava chips in the craters {craters}").format(craters=craters)
+    return _("The volcano erupts! Lava chips in the craters {craters}").format(craters=craters)
 
 
 _EVENTS: dict[str, Callable[[Mapping[str, Any], Gettext], str]] = {
     "scoring": _scoring,
     "game-over": _game_over,
     "eruption": _eruption,
-    "action": lambda e, g: g("{player}: {action}").format(
-        player=seat_name(e["seat"], g), action=action_label(e["notation"], g)
+    "action": lambda e, _: _("{player}: {action}").format(
+        player=seat_name(e["seat"], _), action=action_label(e["notation"], _)
     ),
-    "boat": lambda e, g: g("The boat lands at segment {segment}").format(segment=e["segment"]),
-    "lava-chip": lambda e, g: g("A lava chip falls into crater {segment}").format(segment=e["crater"][1:]),
-    "card": lambda e, g: g("{player} takes the {card} card from bay {bay}").format(
-        player=seat_name(e["seat"], g), card=card_name(e["card"], g), bay=e["bay"]
+    "boat": lambda e, _: _("The boat lands at segment {segment}").format(segment=e["segment"]),
+    "lava-chip": lambda e, _: _("A lava chip falls into crater {segment}").format(segment=e["crater"][1:]),
+    "card": lambda e, _: _("{player} takes the {card} card from bay {bay}").format(
+        player=seat_name(e["seat"], _), card=card_name(e["card"], _), bay=e["bay"]
     ),
-    "statue": lambda e, g: g("{player} builds a statue on {field}").format(
-        player=seat_name(e["seat"], g), field=field_words(e["field"], g)
+    "statue": lambda e, _: _("{player} builds a statue on {field}").format(
+        player=seat_name(e["seat"], _), field=field_words(e["field"], _)
     ),
-    "statue-lost": lambda e, g: g("{player} cannot build a statue on {field}: the statue is lost").format(
-        player=seat_name(e["seat"], g), field=field_words(e["field"], g)
+    "statue-lost": lambda e, _: _("{player} cannot build a statue on {field}: the statue is lost").format(
+        player=seat_name(e["seat"], _), field=field_words(e["field"], _)
     ),
-    "lava-shift": lambda e, g: g("The Lava Priestess moves a lava chip from crater {source} to crater {target}").format(
+    "lava-shift": lambda e, _: _("The Lava Priestess moves a lava chip from crater {source} to crater {target}").format(
         source=e["from"], target=e["to"]
     ),
-    "buy": lambda e, g: g("{player} buys {item}").format(player=seat_name(e["seat"], g), item=item_name(e["item"], g)),
-    "draw": lambda e, g: g("A {card} card is laid in bay {bay}").format(card=card_name(e["card"], g), bay=e["bay"]),
-    "statue-destroyed": lambda e, g: g("Lava destroys {player}'s statue on {field}").format(
-        player=seat_name(e["seat"], g), field=field_words(e["field"], g)
+    "buy": lambda e, _: _("{player} buys {item}").format(player=seat_name(e["seat"], _), item=item_name(e["item"], _)),
+    "draw": lambda e, _: _("A {card} card is laid in bay {bay}").format(card=card_name(e["card"], _), bay=e["bay"]),
+    "statue-destroyed": lambda e, _: _("Lava destroys {player}'s statue on {field}").format(
+        player=seat_name(e["seat"], _), field=field_words(e["field"], _)
     ),
 }
 

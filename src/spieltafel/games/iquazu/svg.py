@@ -86,10 +86,10 @@ def cells(view: View) -> dict[tuple[int, int], list[tuple[str, str, str | None]]
     return found
 
 
-def draw_slot(svg: Svg, targets: Targets, x: float, y: float, slot: tuple[str, str, str | None], g: Gettext) -> None:
+def draw_slot(svg: Svg, targets: Targets, x: float, y: float, slot: tuple[str, str, str | None], _: Gettext) -> None:
     name, colour, occupant = slot
-    what = g("free") if occupant is None else g("water") if occupant == "water" else g("gem")
-    label = g("Slot {slot}, {colour}, {what}").format(slot=name, colour=colour_name(colour, g), what=what)
+    what = _("free") if occupant is None else _("water") if occupant == "water" else _("gem")
+    label = _("Slot {slot}, {colour}, {what}").format(slot=name, colour=colour_name(colour, _), what=what)
     svg.open(**targets.attrs(f"slot-{name}", label, "slot"))
     svg.title(label)
     svg.circle(x, y, SLOT_R, fill=CARD_FILL[colour], stroke="#3b2f2f", stroke_width=1.5)
@@ -117,9 +117,9 @@ def draw_drop(svg: Svg, x: float, y: float) -> None:
     svg.text(x, y + 3, "≈", 12, fill="#1b4f72", font_weight="bold")
 
 
-def draw_tile(svg: Svg, x: float, y: float, code: str, g: Gettext, size: float = 20) -> None:
+def draw_tile(svg: Svg, x: float, y: float, code: str, _: Gettext, size: float = 20) -> None:
     """A bonus tile: face up with its short sign, or its light or dark back."""
-    svg.title(tile_name(code, g))
+    svg.title(tile_name(code, _))
     if code in ("light", "dark"):
         svg.rect(x, y, size, size, rx=3.0, fill=f"url(#{code}-back)", stroke="#333333", stroke_width=1.0)
         return
@@ -130,13 +130,13 @@ def draw_tile(svg: Svg, x: float, y: float, code: str, g: Gettext, size: float =
     )
 
 
-def draw_frame(svg: Svg, frame: int, g: Gettext) -> None:
+def draw_frame(svg: Svg, frame: int, _: Gettext) -> None:
     """The water frame over its five columns, the price above each, the bonus column beside it."""
     first = frame - 1
     bonus = first + FRAME_COLUMNS
     if bonus < COLUMNS:
         svg.rect(column_x(bonus), TOP - 4, CW, ROWS * RH + 8, fill="#fcf3cf", stroke="#b7950b", stroke_width=2.0)
-        svg.text(column_x(bonus) + CW / 2, TOP - 44, g("bonus"), 11, fill="#7d6608", font_weight="bold")
+        svg.text(column_x(bonus) + CW / 2, TOP - 44, _("bonus"), 11, fill="#7d6608", font_weight="bold")
     svg.rect(
         column_x(first) - 3,
         TOP - 32,
@@ -152,14 +152,14 @@ def draw_frame(svg: Svg, frame: int, g: Gettext) -> None:
         svg.text(
             column_x(first + k) + CW / 2,
             TOP - 44,
-            g("{n} cards").format(n=k + 1) if k else g("1 card"),
+            _("{n} cards").format(n=k + 1) if k else _("1 card"),
             11,
             fill="#1f5f99",
             font_weight="bold",
         )
 
 
-def draw_rock_face(svg: Svg, view: View, targets: Targets, g: Gettext) -> None:
+def draw_rock_face(svg: Svg, view: View, targets: Targets, _: Gettext) -> None:
     svg.rect(LEFT, TOP, COLUMNS * CW, ROWS * RH, fill="#a1887f", stroke="#4e342e", stroke_width=2.0)
     for row in range(ROWS):
         y = TOP + row * RH
@@ -167,7 +167,7 @@ def draw_rock_face(svg: Svg, view: View, targets: Targets, g: Gettext) -> None:
             LEFT, y, COLUMNS * CW, RH, fill="#bcaaa4" if row % 2 else "#a1887f", stroke="#6d4c41", stroke_width=1.0
         )
         svg.text(LEFT - 20, y + RH / 2, row + 1, 14, fill="#333333", font_weight="bold")
-    draw_frame(svg, int(view["frame"]), g)
+    draw_frame(svg, int(view["frame"]), _)
     for column in range(COLUMNS):
         svg.text(column_x(column) + CW / 2, TOP - 16, column + 1, 14, fill="#222222", font_weight="bold")
     for (column, row), slots in cells(view).items():
@@ -175,19 +175,19 @@ def draw_rock_face(svg: Svg, view: View, targets: Targets, g: Gettext) -> None:
         top = TOP + row * RH
         ys: list[float] = [top + RH / 2] if len(slots) == 1 else [top + RH / 4 + 2, top + 3 * RH / 4 - 2]
         for slot_y, slot in zip(ys, slots, strict=False):
-            draw_slot(svg, targets, x, slot_y, slot, g)
+            draw_slot(svg, targets, x, slot_y, slot, _)
     for field, code in enumerate(view["bonus_fields"]):
         if code is not None:
-            draw_tile(svg, column_x(field // ROWS + FRAME_COLUMNS) + 31, TOP + (field % ROWS) * RH + 4, code, g)
+            draw_tile(svg, column_x(field // ROWS + FRAME_COLUMNS) + 31, TOP + (field % ROWS) * RH + 4, code, _)
     scored = int(view["frame"]) - 1
     if scored:
         svg.rect(LEFT, TOP, scored * CW, ROWS * RH, fill="#ffffff", fill_opacity=0.45, class_="scored")
 
 
-def draw_rocks(svg: Svg, players: int, g: Gettext) -> None:
+def draw_rocks(svg: Svg, players: int, _: Gettext) -> None:
     """The rocks of the score board: points for most, second and third most gems per column."""
     svg.open(class_="rocks")
-    svg.title(g("Rock points: most, second most, third most gems in the column"))
+    svg.title(_("Rock points: most, second most, third most gems in the column"))
     svg.text(LEFT - 20, ROCK_Y + 20, "★", 16, fill="#555555")
     for column, points in enumerate(ROCK_POINTS[players]):
         x = column_x(column)
@@ -207,22 +207,22 @@ def draw_rocks(svg: Svg, players: int, g: Gettext) -> None:
         )
     svg.close()
     svg.text(
-        column_x(len(ROCK_POINTS[players])) + 4, ROCK_Y + 20, g("rock points"), 12, text_anchor="start", fill="#333333"
+        column_x(len(ROCK_POINTS[players])) + 4, ROCK_Y + 20, _("rock points"), 12, text_anchor="start", fill="#333333"
     )
 
 
 # -- piles, players and buttons ----------------------------------------------------------------------
-def draw_piles(svg: Svg, view: View, targets: Targets, g: Gettext) -> None:
+def draw_piles(svg: Svg, view: View, targets: Targets, _: Gettext) -> None:
     y = PANEL_Y
-    label = g("Draw pile: {count} cards").format(count=view["draw_pile"])
+    label = _("Draw pile: {count} cards").format(count=view["draw_pile"])
     svg.open(**targets.attrs("draw", label, "pile"))
     svg.title(label)
     for k in range(3):
         svgkit.card_back(svg, 20 + 3 * k, y + 3 * (2 - k), 40, 56)
     svg.text(43, y + 34, view["draw_pile"], 16, fill="#ffffff", font_weight="bold")
     svg.close()
-    svg.text(43, y + 72, g("draw"), 12, fill="#333333")
-    svg.text(90, y + 10, g("discards"), 12, text_anchor="start", fill="#333333")
+    svg.text(43, y + 72, _("draw"), 12, fill="#333333")
+    svg.text(90, y + 10, _("discards"), 12, text_anchor="start", fill="#333333")
     for k, (letter, count) in enumerate(view["discards"].items()):
         svgkit.card(svg, 90 + 34 * k, y + 22, 28, 38, CARD_FILL[letter], letter, 12)
         svg.text(104 + 34 * k, y + 72, count, 12, fill="#333333")
@@ -230,31 +230,31 @@ def draw_piles(svg: Svg, view: View, targets: Targets, g: Gettext) -> None:
     svg.text(
         235,
         y + 26,
-        g("water box: {count} drops").format(count=view["water_drops"]),
+        _("water box: {count} drops").format(count=view["water_drops"]),
         12,
         text_anchor="start",
         fill="#333333",
     )
-    holder = seat_name(view["water_box"], g)
-    svg.text(235, y + 44, g("held by {player}").format(player=holder), 12, text_anchor="start", fill="#333333")
-    svg.text(420, y + 26, status_text(view, g), 14, text_anchor="start", fill="#111111", font_weight="bold")
-    svgkit.button(svg, targets, "end", 420, y + 40, 170, g("End the turn"))
+    holder = seat_name(view["water_box"], _)
+    svg.text(235, y + 44, _("held by {player}").format(player=holder), 12, text_anchor="start", fill="#333333")
+    svg.text(420, y + 26, status_text(view, _), 14, text_anchor="start", fill="#111111", font_weight="bold")
+    svgkit.button(svg, targets, "end", 420, y + 40, 170, _("End the turn"))
 
 
-def status_text(view: View, g: Gettext) -> str:
+def status_text(view: View, _: Gettext) -> str:
     if view["phase"] == "over":
-        winners = ", ".join(seat_name(w, g) for w in view["winners"])
-        return g("Game over. Winner: {winners}").format(winners=winners)
-    player = seat_name(view["gem_box"], g)
+        winners = ", ".join(seat_name(w, _) for w in view["winners"])
+        return _("Game over. Winner: {winners}").format(winners=winners)
+    player = seat_name(view["gem_box"], _)
     doing = {
-        "action": g("{player}: place a gem or draw cards"),
-        "end-of-turn": g("{player}: use a bonus tile or end the turn"),
-        "discard": g("{player}: discard down to 12 cards"),
+        "action": _("{player}: place a gem or draw cards"),
+        "end-of-turn": _("{player}: use a bonus tile or end the turn"),
+        "discard": _("{player}: discard down to 12 cards"),
     }
     return doing.get(view["phase"], "{player}").format(player=player)
 
 
-def draw_player(svg: Svg, view: View, info: Mapping[str, Any], targets: Targets, y: float, g: Gettext) -> None:
+def draw_player(svg: Svg, view: View, info: Mapping[str, Any], targets: Targets, y: float, _: Gettext) -> None:
     seat = info["seat"]
     you = seat == view.get("seat")
     acting = view["phase"] != "over" and seat == view["gem_box"]
@@ -271,35 +271,35 @@ def draw_player(svg: Svg, view: View, info: Mapping[str, Any], targets: Targets,
             class_="to-act",
         )
     draw_gem(svg, 30, y + 22, info["colour"], 15)
-    name = seat_name(seat, g) + (" " + g("(you)") if you else "")
+    name = seat_name(seat, _) + (" " + _("(you)") if you else "")
     svg.text(54, y + 14, name, 15, text_anchor="start", fill="#111111", font_weight="bold")
-    svg.text(54, y + 33, points_text(info["score"], g), 13, text_anchor="start", fill="#333333")
+    svg.text(54, y + 33, points_text(info["score"], _), 13, text_anchor="start", fill="#333333")
     if you and "hand" in view:
-        draw_hand(svg, view["hand"], targets, y, g)
+        draw_hand(svg, view["hand"], targets, y, _)
     else:
         svgkit.card_back(svg, 170, y + 4, 28, 38)
         svg.text(184, y + 23, info["cards"], 14, fill="#ffffff", font_weight="bold")
-        svg.text(206, y + 23, g("cards"), 12, text_anchor="start", fill="#333333")
+        svg.text(206, y + 23, _("cards"), 12, text_anchor="start", fill="#333333")
     draw_gem(svg, 330, y + 22, info["colour"], 10)
-    svg.text(345, y + 23, g("{count} gems left").format(count=info["gems"]), 12, text_anchor="start", fill="#333333")
-    draw_held_tiles(svg, info["tiles"], targets if you else None, y, g)
+    svg.text(345, y + 23, _("{count} gems left").format(count=info["gems"]), 12, text_anchor="start", fill="#333333")
+    draw_held_tiles(svg, info["tiles"], targets if you else None, y, _)
     marks = []
     if acting:
-        marks.append(g("to act"))
+        marks.append(_("to act"))
     if seat == view["water_box"]:
-        marks.append(g("water box"))
+        marks.append(_("water box"))
     svg.text(WIDTH - 16, y + 22, ", ".join(marks), 12, text_anchor="end", fill="#1f5f99", font_weight="bold")
 
 
-def points_text(points: int, g: Gettext) -> str:
-    return g("1 point") if points == 1 else g("{points} points").format(points=points)
+def points_text(points: int, _: Gettext) -> str:
+    return _("1 point") if points == 1 else _("{points} points").format(points=points)
 
 
-def draw_hand(svg: Svg, hand: Mapping[str, int], targets: Targets, y: float, g: Gettext) -> None:
+def draw_hand(svg: Svg, hand: Mapping[str, int], targets: Targets, y: float, _: Gettext) -> None:
     """Your cards by colour; a card is the target of discarding one of its colour."""
     for k, (letter, count) in enumerate(hand.items()):
         x = 170 + 56 * k
-        label = g("{count} {colour} cards").format(count=count, colour=colour_name(letter, g))
+        label = _("{count} {colour} cards").format(count=count, colour=colour_name(letter, _))
         svg.open(**targets.attrs(f"card-{letter}", label, "card"))
         svg.title(label)
         svgkit.card(svg, x, y + 4, 28, 38, CARD_FILL[letter], letter, 13)
@@ -307,12 +307,12 @@ def draw_hand(svg: Svg, hand: Mapping[str, int], targets: Targets, y: float, g: 
         svg.text(x + 33, y + 23, f"×{count}", 13, text_anchor="start", fill="#111111", font_weight="bold")
 
 
-def draw_held_tiles(svg: Svg, tiles: Mapping[str, int], targets: Targets | None, y: float, g: Gettext) -> None:
+def draw_held_tiles(svg: Svg, tiles: Mapping[str, int], targets: Targets | None, y: float, _: Gettext) -> None:
     """The bonus tiles a player won, one per kind with its count; yours are targets when usable."""
     for k, (code, count) in enumerate(tiles.items()):
         x = 470 + 48 * k
-        svg.open(**(targets.attrs(f"tile-{code}", tile_name(code, g), "tile") if targets else {}))
-        draw_tile(svg, x, y + 8, code, g, 28)
+        svg.open(**(targets.attrs(f"tile-{code}", tile_name(code, _), "tile") if targets else {}))
+        draw_tile(svg, x, y + 8, code, _, 28)
         svg.close()
         if count > 1:
             svg.text(x + 30, y + 36, f"×{count}", 11, text_anchor="start", fill="#111111", font_weight="bold")
@@ -327,18 +327,18 @@ def render_board(
     highlight: Sequence[str] = (),
 ) -> str:
     """The board as ``seat`` sees it (``view`` is that seat's view); every legal action has a target."""
-    g = gettext
-    targets = Targets(legal, target_of, action_label, g, highlight)
+    _ = gettext
+    targets = Targets(legal, target_of, action_label, _, highlight)
     players: list[Mapping[str, Any]] = list(view["player_info"])
     height = PANEL_Y + 96 + LINE_H * len(players) + 40 * len(legal and ["spare"])
-    svg = Svg(WIDTH, height, g("Iquazú board"), "iquazu")
+    svg = Svg(WIDTH, height, _("Iquazú board"), "iquazu")
     svg.add(svgkit.DEFS)
     svg.rect(0, 0, WIDTH, height, fill="#f5efe6")
-    svg.text(LEFT, 18, g("Iquazú — the rock face"), 16, text_anchor="start", fill="#4e342e", font_weight="bold")
-    draw_rock_face(svg, view, targets, g)
-    draw_rocks(svg, int(view["players"]), g)
-    draw_piles(svg, view, targets, g)
+    svg.text(LEFT, 18, _("Iquazú — the rock face"), 16, text_anchor="start", fill="#4e342e", font_weight="bold")
+    draw_rock_face(svg, view, targets, _)
+    draw_rocks(svg, int(view["players"]), _)
+    draw_piles(svg, view, targets, _)
     for k, info in enumerate(players):
-        draw_player(svg, view, info, targets, PANEL_Y + 92 + k * LINE_H, g)
+        draw_player(svg, view, info, targets, PANEL_Y + 92 + k * LINE_H, _)
     svgkit.spare_buttons(svg, targets, 20, PANEL_Y + 92 + LINE_H * len(players), 300)
     return svg.finish()

@@ -25,8 +25,10 @@ def cards_words(letters: str, gettext: Gettext) -> str:
     return ", ".join(colour_name(letter, gettext) for letter in letters) or gettext("no cards")
 
 
-def paid_words(paid: Mapping[str, int], gettext: Gettext) -> str:
-    """Cards paid as ``{"W": 1, "B": 2, "O": 0}`` in words."""
+def paid_words(paid: str | Mapping[str, int], gettext: Gettext) -> str:
+    """Cards as letters (``"BBW"``, as events give them) or counts (``{"W": 1, "B": 2}``) in words."""
+    if isinstance(paid, str):
+        return cards_words(paid, gettext)
     return cards_words("".join(letter * int(count) for letter, count in paid.items()), gettext)
 
 
@@ -77,40 +79,40 @@ def _count_cards(count: int, gettext: Gettext) -> str:
     return gettext("1 card") if count == 1 else gettext("{count} cards").format(count=count)
 
 
-def _draw(e: Mapping[str, Any], g: Gettext) -> str:
-    text = g("{player} draws {cards}").format(player=seat_name(e.get("seat"), g), cards=_count_cards(e["count"], g))
-    if isinstance(e.get("cards"), Mapping):
-        text += " (" + paid_words(e["cards"], g) + ")"
+def _draw(e: Mapping[str, Any], _: Gettext) -> str:
+    text = _("{player} draws {cards}").format(player=seat_name(e.get("seat"), _), cards=_count_cards(e["count"], _))
+    if isinstance(e.get("cards"), str | Mapping):
+        text += " (" + paid_words(e["cards"], _) + ")"
     return text
 
 
-def _place(e: Mapping[str, Any], g: Gettext) -> str:
-    return g("{player} places a gem on slot {slot}, paying {cards}").format(
-        player=seat_name(e["seat"], g), slot=e["slot"], cards=paid_words(e["paid"], g)
+def _place(e: Mapping[str, Any], _: Gettext) -> str:
+    return _("{player} places a gem on slot {slot}, paying {cards}").format(
+        player=seat_name(e["seat"], _), slot=e["slot"], cards=paid_words(e["paid"], _)
     )
 
 
-def _rock(e: Mapping[str, Any], g: Gettext) -> str:
+def _rock(e: Mapping[str, Any], _: Gettext) -> str:
     awards = ", ".join(
-        g("{player} {points}").format(player=seat_name(seat, g), points=points) for seat, points in e["awards"]
+        _("{player} {points}").format(player=seat_name(seat, _), points=points) for seat, points in e["awards"]
     )
-    return g("Rock of column {column} scores: {awards}").format(column=e["column"], awards=awards or g("nobody"))
+    return _("Rock of column {column} scores: {awards}").format(column=e["column"], awards=awards or _("nobody"))
 
 
-def _bonus_tile(e: Mapping[str, Any], g: Gettext) -> str:
+def _bonus_tile(e: Mapping[str, Any], _: Gettext) -> str:
     if e.get("seat") is None:
-        return g("Bonus tile of row {row} ({tile}) leaves the game: no gem in the row").format(
-            row=e["row"], tile=tile_name(e["tile"], g)
+        return _("Bonus tile of row {row} ({tile}) leaves the game: no gem in the row").format(
+            row=e["row"], tile=tile_name(e["tile"], _)
         )
-    return g("{player} wins the bonus tile of row {row}: {tile}").format(
-        player=seat_name(e["seat"], g), row=e["row"], tile=tile_name(e["tile"], g)
+    return _("{player} wins the bonus tile of row {row}: {tile}").format(
+        player=seat_name(e["seat"], _), row=e["row"], tile=tile_name(e["tile"], _)
     )
 
 
-def _game_over(e: Mapping[str, Any], g: Gettext) -> str:
-    winners = ", ".join(seat_name(w, g) for w in e.get("winners", []))
-    scores = ", ".join(f"{seat_name(p, g)} {points}" for p, points in enumerate(e.get("scores", [])))
-    return g("Game over. Winner: {winners} ({scores})").format(winners=winners, scores=scores)
+def _game_over(e: Mapping[str, Any], _: Gettext) -> str:
+    winners = ", ".join(seat_name(w, _) for w in e.get("winners", []))
+    scores = ", ".join(f"{seat_name(p, _)} {points}" for p, points in enumerate(e.get("scores", [])))
+    return _("Game over. Winner: {winners} ({scores})").format(winners=winners, scores=scores)
 
 
 _EVENTS: dict[str, Callable[[Mapping[str, Any], Gettext], str]] = {
@@ -119,27 +121,27 @@ _EVENTS: dict[str, Callable[[Mapping[str, Any], Gettext], str]] = {
     "rock": _rock,
     "bonus-tile": _bonus_tile,
     "game-over": _game_over,
-    "reshuffle": lambda e, g: g("The discards are shuffled into a new draw pile of {count} cards").format(
+    "reshuffle": lambda e, _: _("The discards are shuffled into a new draw pile of {count} cards").format(
         count=e["cards"]
     ),
-    "refill-gems": lambda e, g: g("{player} takes {count} gems back from scored columns").format(
-        player=seat_name(e["seat"], g), count=e["gems"]
+    "refill-gems": lambda e, _: _("{player} takes {count} gems back from scored columns").format(
+        player=seat_name(e["seat"], _), count=e["gems"]
     ),
-    "bonus": lambda e, g: g("{player} uses a bonus tile: {tile}").format(
-        player=seat_name(e["seat"], g), tile=tile_name(e["tile"], g)
+    "bonus": lambda e, _: _("{player} uses a bonus tile: {tile}").format(
+        player=seat_name(e["seat"], _), tile=tile_name(e["tile"], _)
     ),
-    "discard": lambda e, g: g("{player} discards a {colour} card").format(
-        player=seat_name(e["seat"], g), colour=colour_name(e["card"], g)
+    "discard": lambda e, _: _("{player} discards a {colour} card").format(
+        player=seat_name(e["seat"], _), colour=colour_name(e["card"], _)
     ),
-    "turn": lambda e, g: g("{player}'s turn").format(player=seat_name(e["seat"], g)),
-    "water": lambda e, g: g("A water drop falls on slot {slot}").format(slot=e["slot"]),
-    "refill-water": lambda e, g: g("The water box is refilled: {count} drops").format(count=e["drops"]),
-    "shift": lambda e, g: g("The water frame moves on to column {column}; new bonus tiles: {tiles}").format(
-        column=e["frame"], tiles=", ".join(tile_name(t, g) for t in e.get("revealed", []))
+    "turn": lambda e, _: _("{player}'s turn").format(player=seat_name(e["seat"], _)),
+    "water": lambda e, _: _("A water drop falls on slot {slot}").format(slot=e["slot"]),
+    "refill-water": lambda e, _: _("The water box is refilled: {count} drops").format(count=e["drops"]),
+    "shift": lambda e, _: _("The water frame moves on to column {column}; new bonus tiles: {tiles}").format(
+        column=e["frame"], tiles=", ".join(tile_name(t, _) for t in e.get("revealed", []))
     ),
-    "water-box": lambda e, g: g("{player} takes the water box").format(player=seat_name(e["seat"], g)),
-    "tile-points": lambda e, g: g("{player} scores {points} points for bonus tiles").format(
-        player=seat_name(e["seat"], g), points=e["points"]
+    "water-box": lambda e, _: _("{player} takes the water box").format(player=seat_name(e["seat"], _)),
+    "tile-points": lambda e, _: _("{player} scores {points} points for bonus tiles").format(
+        player=seat_name(e["seat"], _), points=e["points"]
     ),
 }
 

@@ -97,14 +97,14 @@ def canoes_on(view: View) -> dict[str, list[tuple[int, str, str | None]]]:
 
 
 def draw_canoe(
-    svg: Svg, view: View, targets: Targets, x: float, y: float, canoe: tuple[int, str, str | None], g: Gettext
+    svg: Svg, view: View, targets: Targets, x: float, y: float, canoe: tuple[int, str, str | None], _: Gettext
 ) -> None:
     seat, letter, gem = canoe
     info = view["player_info"][seat]
     fill = CANOE_FILL[info["colour"]]
-    name = g("{player}'s canoe {canoe}").format(player=seat_name(seat, g), canoe=letter)
+    name = _("{player}'s canoe {canoe}").format(player=seat_name(seat, _), canoe=letter)
     if gem:
-        name += ", " + gem_name(gem, g)
+        name += ", " + gem_name(gem, _)
     svg.open(**targets.attrs(canoe_id(seat, letter), name, "canoe"))
     svg.title(name)
     svg.path(
@@ -136,14 +136,14 @@ def draw_canoes(
     x: float,
     y: float,
     per_row: int,
-    g: Gettext,
+    _: Gettext,
 ) -> None:
     for k, canoe in enumerate(canoes):
         row, col = divmod(k, per_row)
-        draw_canoe(svg, view, targets, x + 30 + 60 * col, y + 16 + 30 * row, canoe, g)
+        draw_canoe(svg, view, targets, x + 30 + 60 * col, y + 16 + 30 * row, canoe, _)
 
 
-def draw_space(svg: Svg, view: View, targets: Targets, space: Mapping[str, Any], canoes: list[Any], g: Gettext) -> None:
+def draw_space(svg: Svg, view: View, targets: Targets, space: Mapping[str, Any], canoes: list[Any], _: Gettext) -> None:
     name = space["space"]
     y = SPACE_Y[name]
     x, w = (RIVER_X, RIVER_W) if name[-1].isdigit() else ARM_X[name[-1]]
@@ -151,17 +151,17 @@ def draw_space(svg: Svg, view: View, targets: Targets, space: Mapping[str, Any],
     svg.circle(x + 22, y + SPACE_H / 2, 17, fill="#d6eaf8", stroke="#1b4f72", stroke_width=1.5)
     svg.text(x + 22, y + SPACE_H / 2 - 5, space["disc"], 13, fill="#1b4f72", font_weight="bold")
     svg.text(x + 22, y + SPACE_H / 2 + 8, name, 9, fill="#1b4f72")
-    draw_canoes(svg, view, targets, canoes, x + 38, y + 1, 4 if w > 200 else 2, g)
+    draw_canoes(svg, view, targets, canoes, x + 38, y + 1, 4 if w > 200 else 2, _)
 
 
-def draw_cave(svg: Svg, view: View, colour: str, g: Gettext) -> None:
+def draw_cave(svg: Svg, view: View, colour: str, _: Gettext) -> None:
     """A cave with the gems in it (any colour may lie in any cave once unloaded)."""
     space = CAVE_BOX[colour]
     if space in "345":
         x, y, w, h = RIVER_X + RIVER_W + 8, SPACE_Y[space] + 4, 150.0, SPACE_H - 8
     else:
         x, y, w, h = ARM_X["L"][0] + ARM_X["L"][1] + 6, SPACE_Y[space + "L"] + 4, 138.0, SPACE_H - 8
-    label = g("{gem} cave").format(gem=gem_name(colour, g))
+    label = _("{gem} cave").format(gem=gem_name(colour, _))
     svg.open(class_="cave")
     svg.title(label)
     svg.rect(x, y, w, h, rx=10.0, fill="#6e5a4b", stroke="#3e2723", stroke_width=1.5)
@@ -175,12 +175,12 @@ def draw_cave(svg: Svg, view: View, colour: str, g: Gettext) -> None:
     svg.close()
 
 
-def draw_shore(svg: Svg, view: View, targets: Targets, canoes: list[Any], g: Gettext) -> None:
+def draw_shore(svg: Svg, view: View, targets: Targets, canoes: list[Any], _: Gettext) -> None:
     svg.rect(RIVER_X, SHORE_Y, RIVER_W, 56, fill="#e8d8a8", stroke="#8d6e63", stroke_width=1.5)
     svg.text(
-        RIVER_X + RIVER_W + 8, SHORE_Y + 22, g("shore"), 12, text_anchor="start", fill="#5d4037", font_weight="bold"
+        RIVER_X + RIVER_W + 8, SHORE_Y + 22, _("shore"), 12, text_anchor="start", fill="#5d4037", font_weight="bold"
     )
-    draw_canoes(svg, view, targets, canoes, RIVER_X + 8, SHORE_Y, 5, g)
+    draw_canoes(svg, view, targets, canoes, RIVER_X + 8, SHORE_Y, 5, _)
     svg.line(
         RIVER_X,
         SHORE_Y + 56,
@@ -190,52 +190,52 @@ def draw_shore(svg: Svg, view: View, targets: Targets, canoes: list[Any], g: Get
         stroke_width=4.0,
         stroke_dasharray="10 4",
     )
-    svg.text(RIVER_X + RIVER_W + 8, SHORE_Y + 56, g("the rope"), 11, text_anchor="start", fill="#5d4037")
+    svg.text(RIVER_X + RIVER_W + 8, SHORE_Y + 56, _("the rope"), 11, text_anchor="start", fill="#5d4037")
 
 
-def draw_fork(svg: Svg, view: View, g: Gettext) -> None:
+def draw_fork(svg: Svg, view: View, _: Gettext) -> None:
     y = ARM_Y - 34
     svg.rect(RIVER_X, y, ARM_X["R"][0] + ARM_X["R"][1] - RIVER_X, 34, fill="#aed6f1")
-    svg.text(ARM_X["L"][0] + ARM_X["L"][1] + 75, y + 17, g("fork"), 12, fill="#1b4f72", font_style="italic")
+    svg.text(ARM_X["L"][0] + ARM_X["L"][1] + 75, y + 17, _("fork"), 12, fill="#1b4f72", font_style="italic")
     arm = "L" if view["next_arm"] == "left" else "R"
     x = ARM_X[arm][0] + ARM_X[arm][1] / 2
     svg.polygon([(x - 10, y + 8), (x + 10, y + 8), (x, y + 28)], fill="#1b4f72")
-    svg.text(x + 16, y + 17, g("next disc"), 11, text_anchor="start", fill="#1b4f72")
+    svg.text(x + 16, y + 17, _("next disc"), 11, text_anchor="start", fill="#1b4f72")
 
 
-def draw_falls(svg: Svg, view: View, targets: Targets, canoes: list[Any], g: Gettext) -> None:
+def draw_falls(svg: Svg, view: View, targets: Targets, canoes: list[Any], _: Gettext) -> None:
     y = FALLS_Y
     width = ARM_X["R"][0] + ARM_X["R"][1] - RIVER_X
     svg.rect(RIVER_X, y, width, 70, fill="url(#falls)", stroke="#1b4f72", stroke_width=1.5)
-    svg.text(RIVER_X + 8, y + 12, g("below the falls"), 12, text_anchor="start", fill="#0b2e4a", font_weight="bold")
-    draw_canoes(svg, view, targets, canoes, RIVER_X + 10, y + 18, 8, g)
+    svg.text(RIVER_X + 8, y + 12, _("below the falls"), 12, text_anchor="start", fill="#0b2e4a", font_weight="bold")
+    draw_canoes(svg, view, targets, canoes, RIVER_X + 10, y + 18, 8, _)
     aside = " ".join(str(d) for d in view["aside"])
     svg.text(
         RIVER_X + width,
         y + 84,
-        g("discs beside the river: {discs}").format(discs=aside),
+        _("discs beside the river: {discs}").format(discs=aside),
         11,
         text_anchor="end",
         fill="#333333",
     )
 
 
-def draw_river(svg: Svg, view: View, targets: Targets, g: Gettext) -> None:
+def draw_river(svg: Svg, view: View, targets: Targets, _: Gettext) -> None:
     canoes = canoes_on(view)
-    draw_shore(svg, view, targets, canoes.get("shore", []), g)
+    draw_shore(svg, view, targets, canoes.get("shore", []), _)
     for space in view["river"]:
-        draw_space(svg, view, targets, space, canoes.get(space["space"], []), g)
-    draw_fork(svg, view, g)
+        draw_space(svg, view, targets, space, canoes.get(space["space"], []), _)
+    draw_fork(svg, view, _)
     for colour in GEM_COLOURS:
-        draw_cave(svg, view, colour, g)
-    draw_falls(svg, view, targets, canoes.get("falls", []), g)
+        draw_cave(svg, view, colour, _)
+    draw_falls(svg, view, targets, canoes.get("falls", []), _)
 
 
 # -- weather, cards and players ------------------------------------------------------------------------
-def draw_weather(svg: Svg, view: View, targets: Targets, g: Gettext) -> None:
+def draw_weather(svg: Svg, view: View, targets: Targets, _: Gettext) -> None:
     x, y = PANEL_X, 40.0
-    svg.text(x, y, g("weather"), 12, text_anchor="start", fill="#333333", font_weight="bold")
-    svg.open(**targets.attrs("weather", g("weather"), "weather"))
+    svg.text(x, y, _("weather"), 12, text_anchor="start", fill="#333333", font_weight="bold")
+    svg.open(**targets.attrs("weather", _("weather"), "weather"))
     for k, value in enumerate(range(WEATHER_MIN, WEATHER_MAX + 1)):
         cx = x + 66 + 36 * k
         here = value == view["weather"]
@@ -254,13 +254,13 @@ def draw_weather(svg: Svg, view: View, targets: Targets, g: Gettext) -> None:
     for word, dx in (("down", 24), ("up", 66 + 36 * (WEATHER_MAX - WEATHER_MIN) + 42)):
         target = f"cloud-{word}"
         if targets.has(target):
-            svg.open(**targets.attrs(target, action_label(f"cloud {word}", g), "button"))
+            svg.open(**targets.attrs(target, action_label(f"cloud {word}", _), "button"))
             svg.rect(x + dx - 20, y + 12, 40, 30, rx=6.0, fill="#2d3e50", stroke="#0f1a24", stroke_width=1.5)
             svg.text(x + dx, y + 27, "−" if word == "down" else "+", 18, fill="#ffffff", font_weight="bold")
             svg.close()
 
 
-def draw_player(svg: Svg, view: View, info: Mapping[str, Any], targets: Targets, y: float, g: Gettext) -> None:
+def draw_player(svg: Svg, view: View, info: Mapping[str, Any], targets: Targets, y: float, _: Gettext) -> None:
     seat = info["seat"]
     x = PANEL_X - 10
     acting = view["phase"] != "over" and seat in view["to_act"]
@@ -277,19 +277,19 @@ def draw_player(svg: Svg, view: View, info: Mapping[str, Any], targets: Targets,
     )
     fill = CANOE_FILL[info["colour"]]
     svgkit.player_badge(svg, x + 20, y + 20, 12, fill, str(seat + 1))
-    name = seat_name(seat, g) + (" " + g("(you)") if seat == view.get("seat") else "")
+    name = seat_name(seat, _) + (" " + _("(you)") if seat == view.get("seat") else "")
     svg.text(x + 38, y + 20, name, 14, text_anchor="start", fill="#111111", font_weight="bold")
     if seat == view["life_ring"]:
         svg.open(class_="life-ring")
-        svg.title(g("life ring: starts the round"))
+        svg.title(_("life ring: starts the round"))
         svg.circle(WIDTH - 30, y + 20, 11, fill="#ffffff", stroke="#e74c3c", stroke_width=6.0, stroke_dasharray="8 4.3")
         svg.close()
-    draw_paddles(svg, view, info, targets, x + 10, y + 36, g)
-    draw_banked(svg, info, x + 10, y + 90, g)
+    draw_paddles(svg, view, info, targets, x + 10, y + 36, _)
+    draw_banked(svg, info, x + 10, y + 90, _)
 
 
 def draw_paddles(
-    svg: Svg, view: View, info: Mapping[str, Any], targets: Targets, x: float, y: float, g: Gettext
+    svg: Svg, view: View, info: Mapping[str, Any], targets: Targets, x: float, y: float, _: Gettext
 ) -> None:
     """Yours face up (the targets of choosing), the others' face down; the chosen card raised."""
     mine = info["seat"] == view.get("seat") and "hand" in view
@@ -298,25 +298,25 @@ def draw_paddles(
     backs = len(info["unplayed"]) - (1 if hidden_choice and not mine else 0)
     k = 0
     for card in hand:
-        svg.open(**targets.attrs(f"card-{card}", action_label(f"play {card}", g), "paddle"))
+        svg.open(**targets.attrs(f"card-{card}", action_label(f"play {card}", _), "paddle"))
         draw_paddle(svg, x + 27 * k, y, card)
         svg.close()
         k += 1
-    for _ in range(0 if mine else backs):
+    for _back in range(0 if mine else backs):
         svgkit.card_back(svg, x + 27 * k, y, 24, 34)
         k += 1
     cx = x + 27 * k + 14
     if info["card"] is not None:
         draw_paddle(svg, cx, y - 6, info["card"])
-        note(svg, y, g("played"))
+        note(svg, y, _("played"))
     elif mine and view.get("choice") is not None:
         draw_paddle(svg, cx, y - 6, view["choice"])
-        note(svg, y, g("chosen"), "#1e8449")
+        note(svg, y, _("chosen"), "#1e8449")
     elif hidden_choice:
         svgkit.card_back(svg, cx, y - 6, 24, 34)
-        note(svg, y, g("has chosen"), "#1e8449")
+        note(svg, y, _("has chosen"), "#1e8449")
     elif view["phase"] == "secret":
-        note(svg, y, g("choosing…"), "#7f8c8d")
+        note(svg, y, _("choosing…"), "#7f8c8d")
 
 
 def note(svg: Svg, y: float, text: str, fill: str = "#333333") -> None:
@@ -329,36 +329,36 @@ def draw_paddle(svg: Svg, x: float, y: float, card: str) -> None:
     svgkit.card(svg, x, y, 24, 34, "#fdfefe", "☁" if card == "cloud" else card, 14)
 
 
-def draw_banked(svg: Svg, info: Mapping[str, Any], x: float, y: float, g: Gettext) -> None:
-    svg.text(x, y, g("banked: {count}").format(count=info["gems"]), 11, text_anchor="start", fill="#333333")
+def draw_banked(svg: Svg, info: Mapping[str, Any], x: float, y: float, _: Gettext) -> None:
+    svg.text(x, y, _("banked: {count}").format(count=info["gems"]), 11, text_anchor="start", fill="#333333")
     k = 0
     for gem, count in info["banked"].items():
         if count:
             svg.open(class_="banked")
-            svg.title(f"{gem_name(gem, g)} ×{count}")
+            svg.title(f"{gem_name(gem, _)} ×{count}")
             draw_gem(svg, x + 84 + 32 * k, y, gem, 8)
             svg.text(x + 94 + 32 * k, y + 1, f"×{count}", 10, text_anchor="start", fill="#111111")
             svg.close()
             k += 1
 
 
-def status_text(view: View, g: Gettext) -> str:
+def status_text(view: View, _: Gettext) -> str:
     if view["phase"] == "over":
-        winners = ", ".join(seat_name(w, g) for w in view["winners"])
-        return g("Game over. Winner: {winners}").format(winners=winners)
+        winners = ", ".join(seat_name(w, _) for w in view["winners"])
+        return _("Game over. Winner: {winners}").format(winners=winners)
     if view["phase"] == "secret":
-        return g("Round {round}: everybody chooses a paddle card").format(round=view["round"])
+        return _("Round {round}: everybody chooses a paddle card").format(round=view["round"])
     turn = view.get("turn") or {}
-    player = seat_name(view["to_act"][0] if view["to_act"] else turn.get("seat"), g)
+    player = seat_name(view["to_act"][0] if view["to_act"] else turn.get("seat"), _)
     doing = {
-        "buy-back": g("{player}: buy a canoe back from below the falls?"),
-        "weather": g("{player}: move the cloud"),
-        "move": g("{player}: move the canoes"),
-        "theft": g("{player}: steal a gem?"),
+        "buy-back": _("{player}: buy a canoe back from below the falls?"),
+        "weather": _("{player}: move the cloud"),
+        "move": _("{player}: move the canoes"),
+        "theft": _("{player}: steal a gem?"),
     }
     text = doing.get(view["phase"], "{player}").format(player=player)
     if turn.get("points") is not None:
-        text += " " + g("({points} points left)").format(points=turn["points"])
+        text += " " + _("({points} points left)").format(points=turn["points"])
     return text
 
 
@@ -371,11 +371,11 @@ def render_board(
     highlight: Sequence[str] = (),
 ) -> str:
     """The board as ``seat`` sees it (``view`` is that seat's view); every legal action has a target."""
-    g = gettext
-    targets = Targets(legal, target_maker(view, seat), action_label, g, highlight)
+    _ = gettext
+    targets = Targets(legal, target_maker(view, seat), action_label, _, highlight)
     players = list(view["player_info"])
     height = max(FALLS_Y + 130, 110 + PLAYER_H * len(players) + 40)
-    svg = Svg(WIDTH, height, g("Niagara board"), "niagara")
+    svg = Svg(WIDTH, height, _("Niagara board"), "niagara")
     svg.add(
         svgkit.DEFS.replace(
             "</defs>",
@@ -385,14 +385,14 @@ def render_board(
         )
     )
     svg.rect(0, 0, WIDTH, height, fill="#f2f7f2")
-    svg.text(RIVER_X, 20, g("Niagara — the river"), 16, text_anchor="start", fill="#0b2e4a", font_weight="bold")
-    svg.text(RIVER_X, 40, status_text(view, g), 13, text_anchor="start", fill="#111111", font_weight="bold")
-    draw_river(svg, view, targets, g)
-    draw_weather(svg, view, targets, g)
+    svg.text(RIVER_X, 20, _("Niagara — the river"), 16, text_anchor="start", fill="#0b2e4a", font_weight="bold")
+    svg.text(RIVER_X, 40, status_text(view, _), 13, text_anchor="start", fill="#111111", font_weight="bold")
+    draw_river(svg, view, targets, _)
+    draw_weather(svg, view, targets, _)
     for k, info in enumerate(players):
-        draw_player(svg, view, info, targets, 100 + k * PLAYER_H, g)
+        draw_player(svg, view, info, targets, 100 + k * PLAYER_H, _)
     y = FALLS_Y + 92
-    for target, text in (("done", g("End the turn")), ("pass", g("Do not steal")), ("leave", g("Leave it"))):
+    for target, text in (("done", _("End the turn")), ("pass", _("Do not steal")), ("leave", _("Leave it"))):
         if targets.has(target):
             svgkit.button(svg, targets, target, RIVER_X, y, 200, text)
             y += 40

@@ -44,75 +44,75 @@ def space_words(space: str, gettext: Gettext) -> str:
     return gettext("space {n}").format(n=space)
 
 
-def _step(canoe: str, words: list[str], g: Gettext) -> str:
+def _step(canoe: str, words: list[str], _: Gettext) -> str:
     steps = {
-        "up": g("Canoe {canoe}: one step upstream"),
-        "down": g("Canoe {canoe}: one step downstream"),
-        "down left": g("Canoe {canoe}: one step downstream into the left arm"),
-        "down right": g("Canoe {canoe}: one step downstream into the right arm"),
-        "unload": g("Canoe {canoe}: unload the gem into the cave"),
+        "up": _("Canoe {canoe}: one step upstream"),
+        "down": _("Canoe {canoe}: one step downstream"),
+        "down left": _("Canoe {canoe}: one step downstream into the left arm"),
+        "down right": _("Canoe {canoe}: one step downstream into the right arm"),
+        "unload": _("Canoe {canoe}: unload the gem into the cave"),
     }
     key = " ".join(words)
     if words[:1] == ["load"] and len(words) == 2:
-        return g("Canoe {canoe}: load a {gem} from the cave").format(canoe=canoe, gem=gem_name(words[1], g))
+        return _("Canoe {canoe}: load a {gem} from the cave").format(canoe=canoe, gem=gem_name(words[1], _))
     return steps.get(key, key).format(canoe=canoe)
 
 
 def action_label(notation: str, gettext: Gettext = identity) -> str:
     """The action ``notation`` in words, e.g. "Play paddle card 4"."""
-    g = gettext
+    _ = gettext
     words = notation.split()
     verb = words[0] if words else ""
     if verb == "play" and len(words) == 2:
         if words[1] == "cloud":
-            return g("Play the cloud card")
-        return g("Play paddle card {card}").format(card=words[1])
+            return _("Play the cloud card")
+        return _("Play paddle card {card}").format(card=words[1])
     if verb == "buy" and len(words) == 2:
-        return g("Buy the canoe back with a {gem}").format(gem=gem_name(words[1], g))
+        return _("Buy the canoe back with a {gem}").format(gem=gem_name(words[1], _))
     if verb in ("a", "b") and len(words) >= 2:
-        return _step(verb, words[1:], g)
+        return _step(verb, words[1:], _)
     if verb == "steal" and len(words) == 2:
         victim = words[1]
-        return g("Steal the gem from {player}'s canoe {canoe}").format(
-            player=seat_name(int(victim[:-1]), g) if victim[:-1].isdigit() else victim, canoe=victim[-1:]
+        return _("Steal the gem from {player}'s canoe {canoe}").format(
+            player=seat_name(int(victim[:-1]), _) if victim[:-1].isdigit() else victim, canoe=victim[-1:]
         )
     fixed = {
-        "cloud up": g("Move the cloud up: the river flows faster"),
-        "cloud down": g("Move the cloud down: the river flows slower"),
-        "leave": g("Leave the canoe below the falls"),
-        "pass": g("Do not steal"),
-        "done": g("End the turn"),
+        "cloud up": _("Move the cloud up: the river flows faster"),
+        "cloud down": _("Move the cloud down: the river flows slower"),
+        "leave": _("Leave the canoe below the falls"),
+        "pass": _("Do not steal"),
+        "done": _("End the turn"),
     }
     return fixed.get(" ".join(words), notation)
 
 
-def _choose(e: Mapping[str, Any], g: Gettext) -> str:
-    text = g("{player} has chosen a paddle card").format(player=seat_name(e["seat"], g))
+def _choose(e: Mapping[str, Any], _: Gettext) -> str:
+    text = _("{player} has chosen a paddle card").format(player=seat_name(e["seat"], _))
     if e.get("card") is not None:
-        text += " (" + card_words(str(e["card"]), g) + ")"
+        text += " (" + card_words(str(e["card"]), _) + ")"
     return text
 
 
-def _rescue(e: Mapping[str, Any], g: Gettext) -> str:
-    player = seat_name(e["seat"], g)
+def _rescue(e: Mapping[str, Any], _: Gettext) -> str:
+    player = seat_name(e["seat"], _)
     if e.get("paid") is None:
-        return g("{player} gets canoe {canoe} back to the shore for free").format(player=player, canoe=e["canoe"])
-    return g("{player} buys canoe {canoe} back with a {gem}").format(
-        player=player, canoe=e["canoe"], gem=gem_name(e["paid"], g)
+        return _("{player} gets canoe {canoe} back to the shore for free").format(player=player, canoe=e["canoe"])
+    return _("{player} buys canoe {canoe} back with a {gem}").format(
+        player=player, canoe=e["canoe"], gem=gem_name(e["paid"], _)
     )
 
 
-def _falls(e: Mapping[str, Any], g: Gettext) -> str:
-    text = g("{player}'s canoe {canoe} goes over the falls!").format(player=seat_name(e["seat"], g), canoe=e["canoe"])
+def _falls(e: Mapping[str, Any], _: Gettext) -> str:
+    text = _("{player}'s canoe {canoe} goes over the falls!").format(player=seat_name(e["seat"], _), canoe=e["canoe"])
     if e.get("gem"):
-        text += " " + g("The {gem} returns to its cave.").format(gem=gem_name(e["gem"], g))
+        text += " " + _("The {gem} returns to its cave.").format(gem=gem_name(e["gem"], _))
     return text
 
 
-def _game_over(e: Mapping[str, Any], g: Gettext) -> str:
-    winners = ", ".join(seat_name(w, g) for w in e.get("winners", []))
-    gems = ", ".join(f"{seat_name(p, g)} {n}" for p, n in enumerate(e.get("banked", [])))
-    return g("Game over. Winner: {winners} (gems: {gems})").format(winners=winners, gems=gems)
+def _game_over(e: Mapping[str, Any], _: Gettext) -> str:
+    winners = ", ".join(seat_name(w, _) for w in e.get("winners", []))
+    gems = ", ".join(f"{seat_name(p, _)} {n}" for p, n in enumerate(e.get("banked", [])))
+    return _("Game over. Winner: {winners} (gems: {gems})").format(winners=winners, gems=gems)
 
 
 _EVENTS: dict[str, Callable[[Mapping[str, Any], Gettext], str]] = {
@@ -120,38 +120,38 @@ _EVENTS: dict[str, Callable[[Mapping[str, Any], Gettext], str]] = {
     "rescue": _rescue,
     "falls": _falls,
     "game-over": _game_over,
-    "reveal": lambda e, g: g("{player} reveals {card}").format(
-        player=seat_name(e["seat"], g),
-        card=g("the cloud card") if e["card"] == "cloud" else g("paddle card {card}").format(card=e["card"]),
+    "reveal": lambda e, _: _("{player} reveals {card}").format(
+        player=seat_name(e["seat"], _),
+        card=_("the cloud card") if e["card"] == "cloud" else _("paddle card {card}").format(card=e["card"]),
     ),
-    "leave": lambda e, g: g("{player} leaves the canoe below the falls").format(player=seat_name(e["seat"], g)),
-    "weather": lambda e, g: g("{player} moves the cloud: the weather is now {weather}").format(
-        player=seat_name(e["seat"], g), weather=f"{e['weather']:+d}"
+    "leave": lambda e, _: _("{player} leaves the canoe below the falls").format(player=seat_name(e["seat"], _)),
+    "weather": lambda e, _: _("{player} moves the cloud: the weather is now {weather}").format(
+        player=seat_name(e["seat"], _), weather=f"{e['weather']:+d}"
     ),
-    "paddle": lambda e, g: g("{player}'s canoe {canoe} paddles to {space}").format(
-        player=seat_name(e["seat"], g), canoe=e["canoe"], space=space_words(e["to"], g)
+    "paddle": lambda e, _: _("{player}'s canoe {canoe} paddles to {space}").format(
+        player=seat_name(e["seat"], _), canoe=e["canoe"], space=space_words(e["to"], _)
     ),
-    "load": lambda e, g: g("{player}'s canoe {canoe} loads a {gem}").format(
-        player=seat_name(e["seat"], g), canoe=e["canoe"], gem=gem_name(e["gem"], g)
+    "load": lambda e, _: _("{player}'s canoe {canoe} loads a {gem}").format(
+        player=seat_name(e["seat"], _), canoe=e["canoe"], gem=gem_name(e["gem"], _)
     ),
-    "unload": lambda e, g: g("{player}'s canoe {canoe} unloads a {gem}").format(
-        player=seat_name(e["seat"], g), canoe=e["canoe"], gem=gem_name(e["gem"], g)
+    "unload": lambda e, _: _("{player}'s canoe {canoe} unloads a {gem}").format(
+        player=seat_name(e["seat"], _), canoe=e["canoe"], gem=gem_name(e["gem"], _)
     ),
-    "bank": lambda e, g: g("{player} banks a {gem}").format(player=seat_name(e["seat"], g), gem=gem_name(e["gem"], g)),
-    "steal": lambda e, g: g("{player}'s canoe {canoe} steals a {gem} from {victim}'s canoe {victim_canoe}").format(
-        player=seat_name(e["seat"], g),
+    "bank": lambda e, _: _("{player} banks a {gem}").format(player=seat_name(e["seat"], _), gem=gem_name(e["gem"], _)),
+    "steal": lambda e, _: _("{player}'s canoe {canoe} steals a {gem} from {victim}'s canoe {victim_canoe}").format(
+        player=seat_name(e["seat"], _),
         canoe=e["canoe"],
-        gem=gem_name(e["gem"], g),
-        victim=seat_name(e["victim"], g),
+        gem=gem_name(e["gem"], _),
+        victim=seat_name(e["victim"], _),
         victim_canoe=e["victim_canoe"],
     ),
-    "ring": lambda e, g: g("Round {round}: {player} has the life ring and starts").format(
-        player=seat_name(e["seat"], g), round=e["round"]
+    "ring": lambda e, _: _("Round {round}: {player} has the life ring and starts").format(
+        player=seat_name(e["seat"], _), round=e["round"]
     ),
-    "cards-back": lambda e, g: g("{player} takes all seven paddle cards back").format(player=seat_name(e["seat"], g)),
-    "flow": lambda e, g: g("The river flows: {discs} discs").format(discs=e["discs"]),
-    "push": lambda e, g: g("Disc {disc} enters at the rope; the {arm} arm moves on").format(
-        disc=e["disc"], arm=g("left") if e["arm"] == "left" else g("right")
+    "cards-back": lambda e, _: _("{player} takes all seven paddle cards back").format(player=seat_name(e["seat"], _)),
+    "flow": lambda e, _: _("The river flows: {discs} discs").format(discs=e["discs"]),
+    "push": lambda e, _: _("Disc {disc} enters at the rope; the {arm} arm moves on").format(
+        disc=e["disc"], arm=_("left") if e["arm"] == "left" else _("right")
     ),
 }
 

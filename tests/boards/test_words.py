@@ -1,0 +1,58 @@
+"""Actions and events in words: every notation and event kind met in random games has its own words,
+and every visible string of the boards goes through gettext."""
+
+from __future__ import annotations
+
+import importlib
+import re
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from .cases import CASES, legal_of, positions
+
+
+def pseudo(text: str) -> str:
+    """A pseudo-translation that marks every message that went through gettext."""
+    return "⟦" + text + "⟧"
+
+
+UNMARKED_WORD = re.compile(r"[A-Za-zÀ-ÿ]{3,}")
+
+
+def bypasses(text: str) -> bool:
+    """True when ``text`` holds a word outside the ⟦...⟧ marks (numbers, slot names like 7c, canoe
+    names like 2b and signs need no translation)."""
+    previous = None
+    while previous != text:  # marks nest: a translated name inside a translated sentence
+        previous, text = text, re.sub(r"⟦[^⟦⟧]*⟧", "", text)
+    return bool(UNMARKED_WORD.search(text))
+
+
+@pytest.mark.parametrize(("game", "players", "variant"), CASES)
+def test_every_action_and_event_has_words(game: str, players: int, variant: str) -> None:
+    words = importlib.import_module(f"spieltafel.games.{game}.words")
+    kinds: set[str] = set()
+    for state, events in positions(game, players, variant, games=3, every=1):
+        for event in events:
+            kinds.add(event["kind"])
+            text = words.event_text(event, pseudo)
+            assert "Something happened" not in text, event
+            assert text.startswith("⟦") and not bypasses(text), text
+        for seat in state.seats_to_act():
+            for _, notation in legal_of(state, seat):
+                label = words.action_label(notation, pseudo)
+                assert label.startswith("⟦") and not bypasses(label), (notation, label)
+    assert len(kinds) >= 5
+
+
+@pytest.mark.parametrize(("game", "players", "variant"), CASES)
+def test_every_visible_string_is_translatable(game: str, players: int, variant: str) -> None:
+    svg = importlib.import_module(f"spieltafel.games.{game}.svg")
+    for state, _ in positions(game, players, variant, games=1, every=9):
+        for seat in (*state.seats_to_act(), None):
+            board = svg.render_board(state.view(seat), seat, legal_of(state, seat) if seat is not None else [], pseudo)
+            root = ET.fromstring(board)
+            for element in root.iter():
+                for text in (element.text or "", element.attrib.get("aria-label", "")):
+                    assert not bypasses(text), (element.tag, text)
