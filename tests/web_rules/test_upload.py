@@ -137,11 +137,6 @@ def test_long_records_of_every_game_are_accepted_by_the_check() -> None:
         assert check_record(record.model_dump_json().encode()) == record
 
 
-@pytest.mark.xfail(
-    reason="the server's BodyLimit (16 KiB for every HTTP body, server/app.py) refuses longer records before "
-    "the page sees them; pages need the page middleware's own limit (2 MiB) instead",
-    strict=False,
-)
 def test_records_longer_than_16_kib_upload(client: TestClient) -> None:
     body = _record("haleakala", 2, seed=4).model_dump_json().encode()
     assert len(body) > 16 * 1024

@@ -18,7 +18,7 @@ from .db import Database
 from .errors import ServiceError
 from .hub import Hub
 from .runners import BotPool
-from .settings import MAX_MESSAGE_BYTES, Settings
+from .settings import MAX_MESSAGE_BYTES, MAX_PAGE_BODY_BYTES, Settings
 from .tables import TableService
 from .ws import router as ws_router
 
@@ -46,19 +46,27 @@ class _TooLarge(Exception):
 
 
 class BodyLimit:
-    """Refuses HTTP bodies over the limit with 413 (by Content-Length or while reading)."""
+    """Refuses HTTP bodies over the limit with 413 (by Content-Length or while reading).
 
-    def __init__(self, app: ASGIApp, limit: int = MAX_MESSAGE_BYTES) -> None:
+    The API (``/api/``) takes at most ``MAX_MESSAGE_BYTES``; the pages' forms take up to
+    ``MAX_PAGE_BODY_BYTES`` (a record upload is one of them, checked again by its own page).
+    """
+
+    def __init__(
+        self, app: ASGIApp, limit: int = MAX_MESSAGE_BYTES, page_limit: int = MAX_PAGE_BODY_BYTES
+    ) -> None:
         self.app = app
-        self.limit = limit
+        self.api_limit = limit
+        self.page_limit = page_limit
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        limit = self.api_limit if str(scope.get("path", "")).startswith("/api/") else self.page_limit
         length = dict(scope["headers"]).get(b"content-length", b"0")
-        if not length.isdigit() or int(length) > self.limit:
-            await self._refuse(send)
+        if not length.isdigit() or int(length) > limit:
+            await self._refuse(send, limit)
             return
         seen = 0
         started = False
@@ -67,7 +75,7 @@ class BodyLimit:
             nonlocal seen
             message = await receive()
             seen += len(message.get("body", b""))
-            if seen > self.limit:
+            if seen > limit:
                 raise _TooLarge
             return message
 
@@ -80,12 +88,11 @@ class BodyLimit:
             await self.app(scope, limited_receive, watched_send)
         except _TooLarge:
             if not started:
-                await self._refuse(send)
+                await self._refuse(send, limit)
 
-    async def _refuse(self, send: Send) -> None:
-        body = (
-            b'{"detail":{"code":"too-large","message":"a request body has at most %d bytes"}}' % self.limit
-        )
+    @staticmethod
+    async def _refuse(send: Send, limit: int) -> None:
+        body = b'{"detail":{"code":"too-large","message":"a request body has at most %d bytes"}}' % limit
         headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
         await send({"type": "http.response.start", "status": 413, "headers": headers})
         await send({"type": "http.response.body", "body": body})
