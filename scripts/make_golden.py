@@ -5,27 +5,23 @@ Each file holds the record (game, options, seed, seats, actions, result) and the
 final full state. tests/test_golden.py replays them; a rule change that alters any game shows up
 there, and this script is rerun on purpose (review the diff) when the change is intended.
 
-    python scripts/make_golden.py
+    python scripts/make_golden.py [GAME ...]     # every game, or only the games named
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
+import sys
 from pathlib import Path
 
 from spieltafel.bots import make_bot
-from spieltafel.core import Game, State, all_games
+from spieltafel.core import Game, GoldenRecord, all_games, final_state_digest
 from spieltafel.match import play_game
 
 GOLDEN = Path(__file__).resolve().parent.parent / "tests" / "golden"
 SEED = 2017
 BOT = "greedy"
 """Greedy bots play the golden games: unlike random play they reach every game's real endings."""
-
-
-def state_digest(state: State) -> str:
-    return hashlib.sha256(json.dumps(state.to_json(), sort_keys=True).encode()).hexdigest()
 
 
 def golden_cases(game: Game) -> list[tuple[int, dict[str, str], str]]:
@@ -39,16 +35,19 @@ def golden_cases(game: Game) -> list[tuple[int, dict[str, str], str]]:
     return cases
 
 
-def main() -> None:
+def main(names: list[str]) -> None:
     GOLDEN.mkdir(parents=True, exist_ok=True)
     for game in all_games():
+        if names and game.name not in names:
+            continue
         for players, options, stem in golden_cases(game):
             bots = [make_bot(BOT, SEED * 10 + seat) for seat in range(players)]
             state, record = play_game(game, players, SEED + players, bots, options)
-            document = {"record": record.model_dump(mode="json"), "final_state_sha256": state_digest(state)}
+            golden = GoldenRecord(record=record, final_state_sha256=final_state_digest(state))
+            document = golden.model_dump(mode="json")
             (GOLDEN / f"{stem}.json").write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
             print(f"{stem}: {len(record.actions)} actions, scores {state.scores()}")
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
-from spieltafel.core import GameRecord, all_games, replay
+from spieltafel.cli import app
+from spieltafel.core import all_games, final_state_digest, load_record_file, replay
 
 GOLDEN = Path(__file__).parent / "golden"
 FILES = sorted(GOLDEN.glob("*.json"))
@@ -28,10 +29,26 @@ def test_every_game_player_count_and_option_value_has_a_golden_record() -> None:
 
 @pytest.mark.parametrize("path", FILES, ids=[f.stem for f in FILES])
 def test_golden_record_replays_identically(path: Path) -> None:
-    document = json.loads(path.read_text(encoding="utf-8"))
-    record = GameRecord.model_validate(document["record"])
-    assert record.result is not None
+    record, digest = load_record_file(path)
+    assert record.result is not None and digest is not None
     state = replay(record)  # validates every action and the recorded result
     assert state.is_over
-    digest = hashlib.sha256(json.dumps(state.to_json(), sort_keys=True).encode()).hexdigest()
-    assert digest == document["final_state_sha256"]
+    assert final_state_digest(state) == digest
+
+
+@pytest.mark.parametrize("path", FILES[:2] + FILES[-1:], ids=lambda p: p.stem)
+def test_spieltafel_replay_verifies_a_golden_file(path: Path) -> None:
+    answer = CliRunner().invoke(app, ["replay", str(path), "--json"])
+    assert answer.exit_code == 0, answer.output
+    report = json.loads(answer.output)
+    assert report["finished"] and report["verified"] and report["final_state"] == "verified"
+
+
+def test_spieltafel_replay_refuses_a_golden_file_whose_final_state_differs(tmp_path: Path) -> None:
+    document = json.loads(FILES[0].read_text(encoding="utf-8"))
+    document["final_state_sha256"] = "0" * 64
+    changed = tmp_path / "changed.json"
+    changed.write_text(json.dumps(document), encoding="utf-8")
+    answer = CliRunner().invoke(app, ["replay", str(changed)])
+    assert answer.exit_code == 1  # a record whose replay does not match
+    assert "final state" in answer.output and "differs" in answer.output

@@ -23,12 +23,15 @@ from spieltafel.core import (
     Game,
     GameRecord,
     Recorder,
+    RecordMismatchError,
     SpieltafelError,
     State,
     StateFormatError,
     all_games,
     check_seat,
+    final_state_digest,
     get_game,
+    load_record_file,
     load_state,
     public_record,
     replay,
@@ -355,10 +358,15 @@ def replay_command(
     record: Annotated[Path, typer.Argument(help="Game record JSON file.")],
     as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
 ) -> None:
-    """Replay a game record and verify that it reproduces the recorded result."""
+    """Replay a game record (or a golden record file) and verify the recorded result and final state."""
     with user_errors():
-        loaded = GameRecord.load(record)
+        loaded, digest = load_record_file(record)
         state = replay(loaded)
+        if digest is not None and final_state_digest(state) != digest:
+            raise RecordMismatchError(
+                f"the replayed final state differs from the golden record's (sha256 {final_state_digest(state)}, "
+                f"the file says {digest})"
+            )
         result = {
             "game": loaded.game,
             "players": loaded.players,
@@ -368,6 +376,7 @@ def replay_command(
             "scores": state.scores(),
             "winners": state.winners(),
             "verified": loaded.result is not None,
+            "final_state": "verified" if digest is not None else "not recorded",
         }
         if as_json:
             print_json(result)
@@ -376,6 +385,7 @@ def replay_command(
             literal(
                 f"{loaded.game}, {loaded.players} players, seed {loaded.seed}: {len(loaded.actions)} actions replayed, "
                 f"scores {state.scores()}, winners {state.winners()} — {_replay_status(loaded, state)}"
+                + (", final state verified" if digest is not None else "")
             )
         )
 

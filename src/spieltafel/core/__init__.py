@@ -13,7 +13,18 @@ from .errors import (
 )
 from .events import JSON, Event
 from .game import NOTATION_LIMIT, Action, Game, OptionSpec, Seat, State, check_seat, legal_texts
-from .record import GameRecord, GameResult, RecordedAction, Recorder, load_state, public_record, replay
+from .record import (
+    GameRecord,
+    GameResult,
+    GoldenRecord,
+    RecordedAction,
+    Recorder,
+    final_state_digest,
+    load_record_file,
+    load_state,
+    public_record,
+    replay,
+)
 from .registry import all_games, get_game, register
 from .rng import Rng, sample_seed
 
@@ -25,6 +36,7 @@ __all__ = [
     "Game",
     "GameRecord",
     "GameResult",
+    "GoldenRecord",
     "IllegalActionError",
     "NotYourTurnError",
     "NotationError",
@@ -42,8 +54,10 @@ __all__ = [
     "UnknownGameError",
     "all_games",
     "check_seat",
+    "final_state_digest",
     "get_game",
     "legal_texts",
+    "load_record_file",
     "load_state",
     "public_record",
     "register",

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -65,16 +67,45 @@ class GameRecord(BaseModel):
     @classmethod
     def load(cls, path: Path) -> GameRecord:
         """Read a record file; a malformed file raises StateFormatError with the reason."""
-        try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as error:
-            raise StateFormatError(f"cannot read record {path}: {error}") from error
-        try:
-            return cls.model_validate(parse_json(text, what="record"))
-        except StateFormatError as error:
-            raise StateFormatError(f"{path} is not a game record: {error}") from None
-        except ValidationError as error:
-            raise StateFormatError(f"{path} is not a game record: {first_problem(error)}") from None
+        return load_record_file(path)[0]
+
+
+class GoldenRecord(BaseModel):
+    """A golden record file: a finished game's record and the digest of its final state.
+
+    The test suite replays every golden record and compares the digest (``tests/golden``), so a change
+    of behaviour in an engine shows as a changed final state, not only as a changed result.
+    """
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    record: GameRecord
+    final_state_sha256: str = Field(pattern=r"^[0-9a-f]{64}$")
+
+
+def final_state_digest(state: State) -> str:
+    """SHA-256 of the state's JSON document with sorted keys: the fingerprint golden records keep."""
+    return hashlib.sha256(json.dumps(state.to_json(), sort_keys=True).encode()).hexdigest()
+
+
+def load_record_file(path: Path) -> tuple[GameRecord, str | None]:
+    """Read a record file or a golden record file: (the record, the golden final-state digest or None).
+
+    A malformed file raises StateFormatError naming the first problem.
+    """
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise StateFormatError(f"cannot read record {path}: {error}") from error
+    try:
+        document: Any = parse_json(text, what="record")
+        if isinstance(document, dict) and "final_state_sha256" in document:
+            golden = GoldenRecord.model_validate(document)
+            return golden.record, golden.final_state_sha256
+        return GameRecord.model_validate(document), None
+    except StateFormatError as error:
+        raise StateFormatError(f"{path} is not a game record: {error}") from None
+    except ValidationError as error:
+        raise StateFormatError(f"{path} is not a game record: {first_problem(error)}") from None
 
 
 class Recorder:
