@@ -41,7 +41,10 @@ def main() -> None:
     for players in (3, 4, 5):
         rounds, limited = rounds_of_games(players, args.games)
         report[players] = {
-            "games": len(rounds), "min": min(rounds), "median": statistics.median(rounds), "max": max(rounds),
+            "games": len(rounds),
+            "min": min(rounds),
+            "median": statistics.median(rounds),
+            "max": max(rounds),
             "ended_by_round_limit": limited,
         }
     if args.json:
