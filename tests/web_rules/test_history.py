@@ -126,3 +126,12 @@ def test_history_of_unknown_open_and_finished_tables(client: TestClient) -> None
     done = page(client, f"/tables/{table_id}/history?step=4", token=guest.token)
     assert done.status_code == 303
     assert done.headers["location"] == f"/tables/{table_id}/replay?step=4&as=1"
+
+
+def test_the_table_page_links_to_the_history(
+    client: TestClient, running: tuple[int, list[Player], GameRecord]
+) -> None:
+    table_id, players, _record = running
+    table_page = page(client, f"/tables/{table_id}", token=players[1].token)
+    assert table_page.status_code == 200
+    assert f'href="/tables/{table_id}/history"' in table_page.text
