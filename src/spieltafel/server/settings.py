@@ -12,8 +12,10 @@ DEFAULT_DATA_DIR = Path("spieltafel-data")
 """The data folder when none is given: ``spieltafel-data/`` in the current directory."""
 
 MAX_MESSAGE_BYTES = 16 * 1024
-MAX_PAGE_BODY_BYTES = 2 * 1024 * 1024  # a page's form; a record upload (at most 1 MB) is the largest
-"""The largest HTTP body or WebSocket message the server accepts."""
+"""The largest API body or WebSocket message the server accepts."""
+
+MAX_PAGE_BODY_BYTES = 2 * 1024 * 1024
+"""The largest body of a page's form (a record upload, at most 1 MB of JSON, is the largest)."""
 
 
 class Settings(BaseSettings):
