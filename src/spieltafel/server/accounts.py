@@ -7,10 +7,14 @@ random (256 bits) and stored only as their SHA-256, so a copy of the database le
 from __future__ import annotations
 
 import asyncio
+import gzip
 import hashlib
 import re
 import secrets
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from functools import cache
+from pathlib import Path
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
@@ -18,7 +22,7 @@ from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
 
 from .db import AccountRow, Database, SessionRow, TokenRow
-from .errors import Conflict, Invalid, Unauthenticated
+from .errors import Conflict, Forbidden, Invalid, NotFound, Unauthenticated
 
 NAME_PATTERN = re.compile(r"[A-Za-z0-9_-]{3,20}")
 MIN_PASSWORD = 8
@@ -26,6 +30,11 @@ MAX_PASSWORD = 256
 LANGUAGES = ("en", "de", "nl")
 TOKEN_PREFIX = "stt_"
 """Personal tokens look like ``stt_`` + 43 URL-safe characters (32 random bytes)."""
+
+SESSION_LIFETIME = timedelta(days=30)
+"""A session ends on the server after this long, whatever its cookie says."""
+COMMON_PASSWORDS = Path(__file__).with_name("data") / "common-passwords.txt.gz"
+"""The 20,000 most common passwords (Royce Williams' list as shipped by Django, BSD licence), lower case."""
 
 _hasher = PasswordHasher()
 _WRONG = "wrong name or password"
@@ -49,11 +58,30 @@ def check_name(name: str) -> None:
         raise Invalid("bad-name", "a name has 3 to 20 characters, each a letter A-Z or a-z, a digit, '_' or '-'")
 
 
-def check_password(password: str) -> None:
+@cache
+def common_passwords() -> frozenset[str]:
+    with gzip.open(COMMON_PASSWORDS, "rt", encoding="utf-8") as handle:
+        return frozenset(line.strip().lower() for line in handle if line.strip())
+
+
+def check_password(password: str, name: str = "") -> None:
+    """Refuse passwords that are too short, too long, common or the account's name."""
     if len(password) < MIN_PASSWORD:
         raise Invalid("bad-password", f"a password has at least {MIN_PASSWORD} characters")
     if len(password) > MAX_PASSWORD:
         raise Invalid("bad-password", f"a password has at most {MAX_PASSWORD} characters")
+    if password.strip().lower() in common_passwords():
+        raise Invalid("common-password", "this password is among the 20,000 most common ones; choose another")
+    if name and name.lower() in password.lower():
+        raise Invalid("bad-password", "a password must not contain the account's name")
+
+
+@dataclass(frozen=True, slots=True)
+class TokenInfo:
+    """A personal token as listed: never the token itself (it was shown once)."""
+
+    id: int
+    created_at: datetime
 
 
 def _account(row: AccountRow) -> Account:
@@ -75,7 +103,7 @@ class AccountService:
 
     async def create(self, name: str, password: str) -> Account:
         check_name(name)
-        check_password(password)
+        check_password(password, name)
         hashed = await asyncio.to_thread(_hasher.hash, password)
         try:
             async with self.db.write() as session:
@@ -106,12 +134,40 @@ class AccountService:
         async with self.db.write() as session:
             await session.execute(delete(SessionRow).where(SessionRow.id_hash == digest(session_id)))
 
+    async def change_password(self, account: Account, current: str, new: str) -> None:
+        """Check the current password, store the new one and end every session of the account."""
+        try:
+            await self.authenticate(account.name, current)
+        except Unauthenticated as error:
+            raise Forbidden("wrong-password", "the current password is wrong; nothing was changed") from error
+        check_password(new, account.name)
+        hashed = await asyncio.to_thread(_hasher.hash, new)
+        async with self.db.write() as session:
+            await session.execute(update(AccountRow).where(AccountRow.id == account.id).values(password_hash=hashed))
+            await session.execute(delete(SessionRow).where(SessionRow.account_id == account.id))
+
     async def create_token(self, account: Account) -> str:
         """A new personal token; only its hash is kept, so it is shown this once."""
         token = TOKEN_PREFIX + secrets.token_urlsafe(32)
         async with self.db.write() as session:
             session.add(TokenRow(token_hash=digest(token), account_id=account.id))
         return token
+
+    async def tokens(self, account: Account) -> list[TokenInfo]:
+        async with self.db.session() as session:
+            rows = await session.execute(
+                select(TokenRow.id, TokenRow.created_at).where(TokenRow.account_id == account.id).order_by(TokenRow.id)
+            )
+            return [TokenInfo(token_id, created) for token_id, created in rows.all()]
+
+    async def revoke_token(self, account: Account, token_id: int) -> None:
+        """End one of the account's tokens (NotFound for another account's token or none)."""
+        async with self.db.write() as session:
+            gone = await session.execute(
+                delete(TokenRow).where(TokenRow.id == token_id, TokenRow.account_id == account.id)
+            )
+            if gone.rowcount != 1:  # type: ignore[attr-defined]
+                raise NotFound("no-token", f"you have no token {token_id}")
 
     async def set_language(self, account: Account, language: str | None) -> None:
         if language is not None and language not in LANGUAGES:
@@ -121,7 +177,8 @@ class AccountService:
 
     async def by_session(self, session_id: str) -> Account | None:
         query = select(AccountRow).join(SessionRow, SessionRow.account_id == AccountRow.id)
-        return await self._one(query.where(SessionRow.id_hash == digest(session_id)))
+        fresh = SessionRow.created_at > datetime.now(UTC) - SESSION_LIFETIME
+        return await self._one(query.where(SessionRow.id_hash == digest(session_id), fresh))
 
     async def by_token(self, token: str) -> Account | None:
         query = select(AccountRow).join(TokenRow, TokenRow.account_id == AccountRow.id)

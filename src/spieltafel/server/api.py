@@ -9,7 +9,7 @@ from fastapi import APIRouter, Depends, Path, Query, Request, Response
 from spieltafel.core import GameRecord, all_games
 
 from .accounts import Account
-from .auth import SESSION_COOKIE, clear_session_cookie, optional_account, require_account, session_cookie
+from .auth import SESSION_COOKIE, clear_session_cookie, optional_account, require_account, start_session
 from .schemas import (
     AccountOut,
     Credentials,
@@ -18,6 +18,7 @@ from .schemas import (
     Join,
     Move,
     NewTable,
+    PasswordChange,
     SeatOut,
     SeqOut,
     SessionOut,
@@ -25,6 +26,7 @@ from .schemas import (
     TableId,
     TableListed,
     TableOut,
+    TokenListed,
     TokenOut,
 )
 
@@ -32,6 +34,7 @@ router = APIRouter()
 Me = Annotated[Account, Depends(require_account)]
 MaybeMe = Annotated[Account | None, Depends(optional_account)]
 TableNumber = Annotated[int, Path(ge=1, le=2**31 - 1, description="the table's id")]
+TokenNumber = Annotated[int, Path(ge=1, le=2**31 - 1, description="the token's id")]
 
 
 def _errors(*codes: int) -> dict[int | str, dict[str, Any]]:
@@ -60,7 +63,7 @@ async def create_account(body: Credentials, request: Request) -> dict[str, str]:
 async def sign_in(body: Credentials, request: Request, response: Response) -> dict[str, str]:
     accounts = _services(request).accounts
     account = await accounts.authenticate(body.name, body.password)
-    session_cookie(response, await accounts.open_session(account), secure=request.url.scheme == "https")
+    await start_session(request, response, account)
     return {"name": account.name}
 
 
@@ -77,9 +80,29 @@ async def sign_out(request: Request, response: Response) -> None:
     clear_session_cookie(response)
 
 
+@router.put("/api/password", status_code=204, responses=_errors(401, 403, 422), tags=["accounts"])
+async def change_password(body: PasswordChange, account: Me, request: Request, response: Response) -> None:
+    """Every session of the account ends; a caller signed in by cookie gets a new session."""
+    await _services(request).accounts.change_password(account, body.current, body.new)
+    if request.cookies.get(SESSION_COOKIE) and "authorization" not in request.headers:
+        await start_session(request, response, account)
+
+
 @router.post("/api/tokens", status_code=201, response_model=TokenOut, responses=_errors(401), tags=["accounts"])
 async def create_token(account: Me, request: Request) -> dict[str, str]:
     return {"token": await _services(request).accounts.create_token(account)}
+
+
+@router.get("/api/tokens", response_model=list[TokenListed], responses=_errors(401), tags=["accounts"])
+async def list_tokens(account: Me, request: Request) -> list[dict[str, Any]]:
+    """The account's tokens: ids and creation times only (a token is shown once, when made)."""
+    tokens = await _services(request).accounts.tokens(account)
+    return [{"id": token.id, "created_at": token.created_at} for token in tokens]
+
+
+@router.delete("/api/tokens/{token_id}", status_code=204, responses=_errors(401, 404, 422), tags=["accounts"])
+async def revoke_token(token_id: TokenNumber, account: Me, request: Request) -> None:
+    await _services(request).accounts.revoke_token(account, token_id)
 
 
 @router.get("/api/games", tags=["games"])

@@ -10,6 +10,7 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
+from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import JSONResponse
 
 from .accounts import AccountService
@@ -117,6 +118,16 @@ async def _validation_error(_request: Request, error: Exception) -> JSONResponse
     return JSONResponse({"detail": {"code": "invalid", "message": "; ".join(parts)}}, status_code=422)
 
 
+def _allow_origins(app: FastAPI, settings: Settings) -> None:
+    """CORS stays closed (no ``Access-Control-Allow-*`` headers) unless ``Settings.cors_origins`` names sites;
+    those may call the API with a Bearer token, never with the session cookie."""
+    if settings.cors_origins:
+        app.add_middleware(
+            CORSMiddleware, allow_origins=settings.cors_origins, allow_credentials=False,
+            allow_methods=["GET", "POST", "PUT", "DELETE"], allow_headers=["Authorization", "Content-Type"],
+        )
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     """The server application; its lifespan migrates the database and starts the services."""
     settings = settings or Settings()
@@ -148,6 +159,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(api_router)
     app.include_router(ws_router)
     app.add_middleware(BodyLimit)
+    _allow_origins(app, settings)
     from spieltafel.server import web
 
     web.install(app)

@@ -1,4 +1,8 @@
-"""Who is asking: the ``spieltafel_session`` cookie or ``Authorization: Bearer <token>``."""
+"""Who is asking: the ``spieltafel_session`` cookie or ``Authorization: Bearer <token>``.
+
+A session cookie counts only for requests from the server's own pages: a request or WebSocket
+handshake whose ``Origin`` is another site's (cross-site WebSocket hijacking, forged API calls)
+is treated as signed out, whatever cookie the browser attached."""
 
 from __future__ import annotations
 
@@ -29,7 +33,7 @@ async def account_for(connection: HTTPConnection) -> Account | None:
         account: Account | None = await accounts.by_token(credential.strip())
         return account
     session_id = connection.cookies.get(SESSION_COOKIE)
-    if session_id:
+    if session_id and same_origin(connection):
         account = await accounts.by_session(session_id)
         return account
     return None
@@ -48,10 +52,38 @@ async def require_account(request: Request) -> Account:
     return account
 
 
+def own_origin(connection: HTTPConnection) -> str:
+    """``scheme://host`` of this server as the client reached it (``ws``/``wss`` count as ``http``/``https``)."""
+    scheme = {"ws": "http", "wss": "https"}.get(connection.url.scheme, connection.url.scheme)
+    return f"{scheme}://{connection.headers.get('host', '')}"
+
+
+def same_origin(connection: HTTPConnection) -> bool:
+    """True unless the request names another site in its ``Origin`` header."""
+    origin = connection.headers.get("origin")
+    return origin is None or origin == "null" or origin.rstrip("/") == own_origin(connection)
+
+
+def cookie_secure(connection: HTTPConnection) -> bool:
+    """Mark cookies ``Secure`` when the client came over HTTPS (directly or, as a trusted proxy says, by
+    ``X-Forwarded-Proto``) or when ``Settings.secure_cookies`` says so."""
+    settings = getattr(getattr(connection.app.state, "services", None), "settings", None)
+    return connection.url.scheme in ("https", "wss") or bool(getattr(settings, "secure_cookies", False))
+
+
 def session_cookie(response: Response, session_id: str, secure: bool = False) -> None:
     response.set_cookie(
         SESSION_COOKIE, session_id, max_age=SESSION_MAX_AGE, httponly=True, samesite="lax", path="/", secure=secure
     )
+
+
+async def start_session(connection: HTTPConnection, response: Response, account: Account) -> None:
+    """Sign ``account`` in with a fresh session id; the session the browser had before ends on the server."""
+    accounts = _services(connection).accounts
+    old = connection.cookies.get(SESSION_COOKIE)
+    if old:
+        await accounts.close_session(old)
+    session_cookie(response, await accounts.open_session(account), secure=cookie_secure(connection))
 
 
 def clear_session_cookie(response: Response) -> None:

@@ -39,6 +39,7 @@ def serve(
     where = f"[{host}]" if ":" in host else host
     config = uvicorn.Config(
         create_app(settings), log_level=log_level, ws_max_size=4 * MAX_MESSAGE_BYTES, lifespan="on",
+        proxy_headers=True, forwarded_allow_ips=settings.forwarded_allow_ips,
     )
     server = _Announcing(config, f"http://{where}:{bound}", settings)
     server.run(sockets=[listener])

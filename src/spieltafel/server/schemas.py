@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
@@ -19,6 +20,16 @@ class Strict(BaseModel):
 class Credentials(Strict):
     name: Name = Field(description="3-20 characters: letters, digits, '_' and '-'")
     password: Text = Field(description="at least 8 characters")
+
+
+class PasswordChange(Strict):
+    current: Text = Field(description="the password now")
+    new: Text = Field(description="at least 8 characters, not a common password, not containing the name")
+
+
+class TokenListed(Strict):
+    id: int = Field(description="revoke with DELETE /api/tokens/{id}")
+    created_at: datetime
 
 
 class AccountOut(Strict):

@@ -29,6 +29,13 @@ class Settings(BaseSettings):
     secret_key: str = Field(default="", description="server secret; default: generated once into data_dir")
     bot_workers: int = Field(default=2, ge=1, le=64, description="processes that run the bots' thinking")
     recent_events: int = Field(default=16, ge=0, le=1000, description="events kept for the state's 'events'")
+    secure_cookies: bool = Field(default=False, description="always mark cookies Secure (set behind HTTPS)")
+    forwarded_allow_ips: str = Field(
+        default="127.0.0.1", description="proxies trusted for X-Forwarded-Proto/-For (comma-separated; '*' any)"
+    )
+    cors_origins: list[str] = Field(
+        default_factory=list, description="other sites whose pages may call the API with a token; none by default"
+    )
 
     def resolved_database_url(self) -> str:
         """The database URL in use: the configured one, else ``spieltafel.db`` in the data folder."""

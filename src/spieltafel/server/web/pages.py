@@ -17,6 +17,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from spieltafel.core import get_game
 from spieltafel.core.registry import all_games
+from spieltafel.server.auth import cookie_secure, start_session
 
 from . import board, i18n
 from .security import SESSION_COOKIE, form_of, is_page
@@ -226,7 +227,6 @@ async def signup(request: Request) -> Response:
             chosen = i18n.normalise(request.cookies.get(i18n.LANGUAGE_COOKIE))
             if chosen:
                 await services.accounts.set_language(account, chosen)
-            session = await services.accounts.open_session(account)
         except _service_error() as refusal:
             code = str(getattr(refusal, "code", ""))
             if type(refusal).__name__ == "Conflict" or "taken" in code or "exists" in code:
@@ -237,7 +237,7 @@ async def signup(request: Request) -> Response:
                 error = error_text(refusal, gettext)
         else:
             response = _redirect(target)
-            _set_session(response, session)
+            await start_session(request, response, account)
             return response
     return render(request, "signup.html", {"name": name, "error": error, "next": target}, status=422)
 
@@ -258,7 +258,6 @@ async def signin(request: Request) -> Response:
     services = _services(request)
     try:
         account = await services.accounts.authenticate(name, form.get("password", ""))
-        session = await services.accounts.open_session(account)
     except _service_error() as refusal:
         if type(refusal).__name__ in ("Unauthenticated", "Invalid", "NotFound"):
             error = gettext("Wrong name or password.")
@@ -266,7 +265,7 @@ async def signin(request: Request) -> Response:
             error = error_text(refusal, gettext)
         return render(request, "signin.html", {"name": name, "error": error, "next": target}, status=401)
     response = _redirect(target)
-    _set_session(response, session)
+    await start_session(request, response, account)
     if not i18n.normalise(getattr(account, "language", None)):
         chosen = i18n.normalise(request.cookies.get(i18n.LANGUAGE_COOKIE))
         if chosen:
@@ -292,18 +291,12 @@ async def signout(request: Request) -> Response:
     return response
 
 
-def _set_session(response: Response, session: str) -> None:
-    from spieltafel.server.auth import session_cookie
-
-    session_cookie(response, session)
-
-
 @router.post("/language")
 async def set_language(request: Request) -> Response:
     form = form_of(request)
     lang = i18n.normalise(form.get("lang")) or i18n.DEFAULT_LANGUAGE
     response = _redirect(safe_next(form.get("next")))
-    secure = request.url.scheme == "https"
+    secure = cookie_secure(request)
     response.set_cookie(
         i18n.LANGUAGE_COOKIE, lang, max_age=LANGUAGE_COOKIE_AGE, path="/", samesite="lax", secure=secure
     )

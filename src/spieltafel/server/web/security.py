@@ -27,6 +27,8 @@ from urllib.parse import parse_qsl
 
 from fastapi import Request
 
+from spieltafel.server.auth import cookie_secure
+
 from . import i18n
 
 Scope = MutableMapping[str, Any]
@@ -175,7 +177,7 @@ class PageMiddleware:
         csrf_cookie = request.cookies.get(CSRF_COOKIE) or ""
         if len(csrf_cookie) < 20:
             csrf_cookie = secrets.token_urlsafe(32)
-            secure = "; Secure" if scope.get("scheme") == "https" else ""
+            secure = "; Secure" if cookie_secure(request) else ""
             set_cookies.append(f"{CSRF_COOKIE}={csrf_cookie}; Path=/; HttpOnly; SameSite=Strict{secure}".encode())
             state["web_csrf_new"] = True
         session = request.cookies.get(SESSION_COOKIE)

@@ -1,0 +1,80 @@
+"""The account page: change the password (every session ends), make, list and revoke personal tokens.
+
+A new token is shown once, on the page that made it; the list shows only numbers and dates."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+
+from spieltafel.server.auth import start_session
+from spieltafel.server.errors import Forbidden, ServiceError
+
+from .security import form_of
+from .templating import account_of, gettext_of, render
+
+router = APIRouter(include_in_schema=False)
+
+
+def _accounts(request: Request) -> Any:
+    return request.app.state.services.accounts
+
+
+async def _page(request: Request, status: int = 200, **context: Any) -> Response:
+    me = account_of(request)
+    if me is None:
+        return RedirectResponse("/signin?next=/account", status_code=303)
+    tokens = await _accounts(request).tokens(me)
+    values = {"tokens": tokens, "error": None, "done": None, "new_token": None, **context}
+    return render(request, "account.html", values, status=status)
+
+
+@router.get("/account", response_class=HTMLResponse)
+async def account_page(request: Request) -> Response:
+    return await _page(request)
+
+
+@router.post("/account/password", response_class=HTMLResponse)
+async def change_password(request: Request) -> Response:
+    me = account_of(request)
+    if me is None:
+        return await _page(request)
+    gettext = gettext_of(request)
+    form = form_of(request)
+    new = form.get("new", "")
+    if new != form.get("new2", ""):
+        return await _page(request, 422, error=gettext("The two passwords differ."))
+    try:
+        await _accounts(request).change_password(me, form.get("current", ""), new)
+    except Forbidden:
+        return await _page(request, 403, error=gettext("The current password is wrong."))
+    except ServiceError:
+        weak = gettext("That password is too common or too weak. Please choose another.")
+        return await _page(request, 422, error=weak)
+    response = RedirectResponse("/account?changed=1", status_code=303)
+    await start_session(request, response, me)
+    return response
+
+
+@router.post("/account/tokens", response_class=HTMLResponse)
+async def create_token(request: Request) -> Response:
+    me = account_of(request)
+    if me is None:
+        return await _page(request)
+    token = await _accounts(request).create_token(me)
+    return await _page(request, 201, new_token=token)
+
+
+@router.post("/account/tokens/{token_id}/revoke", response_class=HTMLResponse)
+async def revoke_token(request: Request, token_id: int) -> Response:
+    me = account_of(request)
+    if me is None:
+        return await _page(request)
+    gettext = gettext_of(request)
+    try:
+        await _accounts(request).revoke_token(me, token_id)
+    except ServiceError:
+        return await _page(request, 404, error=gettext("There is no such token."))
+    return RedirectResponse("/account", status_code=303)
