@@ -15,11 +15,13 @@ from fastapi.responses import JSONResponse
 
 from .accounts import AccountService
 from .api import router as api_router
+from .chat import ChatService
 from .db import Database
 from .errors import ServiceError
 from .hub import Hub
 from .runners import BotPool
 from .settings import MAX_MESSAGE_BYTES, MAX_PAGE_BODY_BYTES, Settings
+from .social_api import router as social_router
 from .tables import TableService
 from .ws import router as ws_router
 
@@ -40,6 +42,7 @@ class Services:
     hub: Hub
     accounts: AccountService
     tables: TableService
+    chat: ChatService
 
 
 class _TooLarge(Exception):
@@ -140,7 +143,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         hub = Hub()
         bots = BotPool(settings.bot_workers)
         tables = TableService(db, hub, bots, settings.recent_events)
-        app.state.services = Services(settings, db, hub, AccountService(db), tables)
+        chat = ChatService(db, tables, Hub())
+        app.state.services = Services(settings, db, hub, AccountService(db), tables, chat)
         await tables.resume()
         try:
             yield
@@ -157,6 +161,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_exception_handler(ServiceError, _service_error)
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.include_router(api_router)
+    app.include_router(social_router)
     app.include_router(ws_router)
     app.add_middleware(BodyLimit)
     _allow_origins(app, settings)

@@ -62,3 +62,9 @@ class TooLarge(ServiceError):
     """A body or message over the size limit (413)."""
 
     status = 413
+
+
+class TooMany(ServiceError):
+    """Too many requests in a short time: a rate limit (429)."""
+
+    status = 429

@@ -262,6 +262,10 @@ class TableService:
     async def get(self, table_id: int) -> dict[str, Any]:
         return (await self._read(table_id)).summary()
 
+    async def seat_of(self, table_id: int, account: Account | None) -> int | None:
+        """``account``'s seat at the table, None for a spectator (NotFound for no table)."""
+        return (await self._read(table_id)).seat_of(account)
+
     async def state_for(
         self, table_id: int, account: Account | None, known_seq: int | None = None
     ) -> dict[str, Any]:

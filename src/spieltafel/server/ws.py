@@ -1,8 +1,10 @@
 """The WebSocket ``/ws/tables/{id}``: state messages on connect and after every change, moves in.
 
-Client → server: ``{"type": "move", "seq", "action"}`` or ``{"type": "state"}`` (send the state again).
-Server → client: ``{"type": "state", ...}`` (the fields of GET state) and, to the sender only,
-``{"type": "error", "code", "message"}``. A refusal changes nothing and the connection stays open."""
+Client → server: ``{"type": "move", "seq", "action"}``, ``{"type": "state"}`` (send the state again) or
+``{"type": "chat", "text"}``. Server → client: ``{"type": "state", ...}`` (the fields of GET state),
+``{"type": "chat", "messages": [...]}`` (with ``?chat=1`` on the URL: what this reader may read, all of it
+on connect, then each new message) and, to the sender only, ``{"type": "error", "code", "message"}``.
+A refusal changes nothing and the connection stays open."""
 
 from __future__ import annotations
 
@@ -38,6 +40,12 @@ class StateRequest(BaseModel):
     type: Literal["state"]
 
 
+class ChatMessage(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    type: Literal["chat"]
+    text: StrictStr
+
+
 class Connection:
     """One client watching one table."""
 
@@ -48,6 +56,7 @@ class Connection:
         self.game = game
         self.services = socket.app.state.services
         self.sending = asyncio.Lock()
+        self.chat_seen = 0
 
     async def send_state(self, known_seq: int | None = None) -> None:
         state = await self.services.tables.state_for(self.table_id, self.account, known_seq=known_seq)
@@ -62,6 +71,23 @@ class Connection:
                 log.exception("state decorator %r failed", decorate)
         async with self.sending:
             await self.socket.send_text(json.dumps(payload, separators=(",", ":")))
+
+    async def send_chat(self, first: bool = False) -> None:
+        """The chat messages this reader may read and has not had yet (on connect: all, even none)."""
+        messages = await self.services.chat.history(self.table_id, self.account, after=self.chat_seen)
+        if not messages and not first:
+            return
+        if messages:
+            self.chat_seen = messages[-1]["id"]
+        async with self.sending:
+            await self.socket.send_text(json.dumps({"type": "chat", "messages": messages}, separators=(",", ":")))
+
+    async def watch_chat(self, queue: asyncio.Queue[int]) -> None:
+        while True:
+            await queue.get()
+            while not queue.empty():
+                queue.get_nowait()
+            await self.send_chat()
 
     async def send_error(self, code: str, message: str) -> None:
         async with self.sending:
@@ -99,6 +125,9 @@ class Connection:
                 StateRequest.model_validate(decoded)
                 await self.send_state()
                 return
+            if isinstance(decoded, dict) and decoded.get("type") == "chat":
+                await self.say(ChatMessage.model_validate(decoded).text)
+                return
             move = MoveMessage.model_validate(decoded)
         except ValidationError as error:
             await self.send_error("invalid", _describe(error))
@@ -109,12 +138,20 @@ class Connection:
             await self.send_error(error.code, error.message)
 
 
+    async def say(self, text: str) -> None:
+        try:
+            await self.services.chat.say(self.account, self.table_id, text)
+        except ServiceError as error:
+            await self.send_error(error.code, error.message)
+
+
 def _describe(error: ValidationError) -> str:
     parts = []
     for problem in error.errors()[:3]:
         where = ".".join(str(p) for p in problem["loc"]) or "message"
         parts.append(f"{where}: {problem['msg']}")
-    return "; ".join(parts) + ' (expected {"type": "move", "seq": <int>, "action": <int or notation>})'
+    return "; ".join(parts) + (' (expected {"type": "move", "seq": <int>, "action": <int or notation>}'
+                               ' or {"type": "chat", "text": <text>})')
 
 
 @router.websocket("/ws/tables/{table_id}")
@@ -133,10 +170,14 @@ async def table_socket(socket: WebSocket, table_id: str) -> None:
         return
     connection = Connection(socket, number, account, table["game"])
     queue = services.hub.subscribe(number)
+    chat_queue = services.chat.hub.subscribe(number) if socket.query_params.get("chat") == "1" else None
     tasks: list[asyncio.Task[None]] = []
     try:
         await connection.send_state()
         tasks = [asyncio.create_task(connection.watch(queue)), asyncio.create_task(connection.listen())]
+        if chat_queue is not None:
+            await connection.send_chat(first=True)
+            tasks.append(asyncio.create_task(connection.watch_chat(chat_queue)))
         done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
         for task in done:
             task.result()
@@ -147,5 +188,7 @@ async def table_socket(socket: WebSocket, table_id: str) -> None:
         await socket.close(code=CLOSE_NO_TABLE)
     finally:
         services.hub.unsubscribe(number, queue)
+        if chat_queue is not None:
+            services.chat.hub.unsubscribe(number, chat_queue)
         for task in tasks:
             task.cancel()

@@ -461,6 +461,7 @@ async def table_page(request: Request, table_id: int) -> Response:
         "my_seat": next((s["seat"] for s in seats if s["is_me"]), None),
         "free": sum(1 for s in seats if s["kind"] == "open"),
         "error": request.query_params.get("error") and gettext("That did not work. Please try again."),
+        **await _chat_context(request, table_id, me),
     }
     if status == "open":
         return render(request, "table_open.html", context)
@@ -492,10 +493,17 @@ async def table_page(request: Request, table_id: int) -> Response:
         "lang": lang,
         "seq": state.get("seq"),
         "seats": {str(s["seat"]): s["label"] for s in seats},
+        "me": getattr(me, "name", None),
         "texts": client_texts(gettext),
     }
     context["config_json"] = json.dumps(config, ensure_ascii=True).replace("<", "\\u003c")
     return render(request, "table.html", context)
+
+
+async def _chat_context(request: Request, table_id: int, me: Any) -> dict[str, Any]:
+    chat = _services(request).chat
+    muted = await chat.mutes(me) if me is not None else []
+    return {"chat": await chat.history(table_id, me), "muted": muted}
 
 
 def result_rows(
@@ -543,6 +551,11 @@ def client_texts(gettext: Callable[[str], str]) -> dict[str, str]:
         "error": gettext("The move was refused."),
         "spectator": gettext("You are watching this game."),
         "no_moves_yet": gettext("No moves yet."),
+        "chat_spectator": gettext("spectator"),
+        "too-fast": gettext("You are writing too fast. Wait a few seconds."),
+        "too-long": gettext("A message has at most 500 characters."),
+        "empty": gettext("Write something first."),
+        "bad-text": gettext("Plain text only, please."),
     }
 
 
@@ -587,3 +600,36 @@ async def leave_table(request: Request, table_id: int) -> Response:
             409,
         )
     return _redirect("/")
+
+
+@router.post("/tables/{table_id}/chat")
+async def say(request: Request, table_id: int) -> Response:
+    me = account_of(request)
+    if me is None:
+        return _redirect(f"/signin?next=/tables/{table_id}")
+    try:
+        await _services(request).chat.say(me, table_id, form_of(request).get("text", ""))
+    except _service_error() as refusal:
+        gettext = gettext_of(request)
+        texts = client_texts(gettext)
+        text = texts.get(str(getattr(refusal, "code", "")), error_text(refusal, gettext))
+        status = int(getattr(refusal, "status", 422))
+        context = {"heading": gettext("Not sent"), "text": text, "back": f"/tables/{table_id}"}
+        return render(request, "message.html", context, status)
+    return _redirect(f"/tables/{table_id}#chat")
+
+
+@router.post("/mutes")
+async def mute(request: Request) -> Response:
+    me = account_of(request)
+    form = form_of(request)
+    target = safe_next(form.get("next"))
+    if me is None:
+        return _redirect(f"/signin?next={target}")
+    try:
+        await _services(request).chat.mute(me, form.get("name", ""), form.get("action") != "unmute")
+    except _service_error() as refusal:
+        gettext = gettext_of(request)
+        context = {"heading": gettext("Could not mute"), "text": error_text(refusal, gettext), "back": target}
+        return render(request, "message.html", context, int(getattr(refusal, "status", 422)))
+    return _redirect(target)

@@ -3,8 +3,11 @@
 // "board": the SVG, "legal" with labels, "texts": the events in words, added for ?board=svg&lang=..),
 // the page sends {"type": "move", "seq", "action"}; refusals come back as {"type": "error", "code"}.
 // Board elements with data-action="<i>" are one move; data-target + data-actions="<i> <j>" open a chooser.
+// Chat: {"type": "chat", "messages": [...]} comes in (all on connect, then each new one), the page sends
+// {"type": "chat", "text"}; messages are shown as text only (textContent), never as markup.
 
 const $ = (id) => document.getElementById(id);
+const CHAT_CODES = new Set(["too-fast", "too-long", "empty", "bad-text"]);
 
 function readConfig() {
   const node = $("table-config");
@@ -54,6 +57,7 @@ class TablePage {
     this.board = $("board");
     this.readInitialLegal();
     this.bind();
+    this.bindChat();
     this.connect();
   }
 
@@ -165,7 +169,7 @@ class TablePage {
   connect() {
     const scheme = window.location.protocol === "https:" ? "wss" : "ws";
     const lang = encodeURIComponent(this.config.lang || document.documentElement.lang || "en");
-    const url = `${scheme}://${window.location.host}/ws/tables/${this.config.table}?board=svg&lang=${lang}`;
+    const url = `${scheme}://${window.location.host}/ws/tables/${this.config.table}?board=svg&chat=1&lang=${lang}`;
     this.setConnection(this.retry ? this.texts.reconnecting : this.texts.connecting);
     const socket = new WebSocket(url);
     this.socket = socket;
@@ -174,6 +178,8 @@ class TablePage {
       let message;
       try { message = JSON.parse(event.data); } catch (e) { return; }
       if (message.type === "state") this.update(message);
+      else if (message.type === "chat") this.showChat(message.messages || []);
+      else if (message.type === "error" && CHAT_CODES.has(message.code)) this.showChatError(this.texts[message.code]);
       else if (message.type === "error") this.refused(message);
     });
     socket.addEventListener("close", () => {
@@ -227,6 +233,68 @@ class TablePage {
     this.updateMoveList(state.legal || []);
     this.updateEvents(state.texts || []);
     this.updatePlayers(state.to_act || [], state.chosen || []);
+  }
+
+  // -- chat ----------------------------------------------------------------------------------------
+  bindChat() {
+    const form = $("chat-form");
+    if (!form) return;
+    form.addEventListener("submit", (event) => {
+      const input = $("chat-text");
+      if (!this.socket || this.socket.readyState !== WebSocket.OPEN) return; // the form posts instead
+      event.preventDefault();
+      const text = input.value.trim();
+      if (!text) return;
+      this.showChatError("");
+      this.socket.send(JSON.stringify({ type: "chat", text }));
+      input.value = "";
+    });
+  }
+
+  showChat(messages) {
+    const list = $("chat-list");
+    if (!list) return;
+    for (const message of messages) {
+      if (list.querySelector(`[data-id="${Number(message.id)}"]`)) continue;
+      const empty = list.querySelector(".chat-empty");
+      if (empty) empty.remove();
+      list.append(this.chatItem(message));
+    }
+    list.scrollTop = list.scrollHeight;
+  }
+
+  chatItem(message) {
+    const item = document.createElement("li");
+    item.className = `chat-message channel-${message.channel === "spectators" ? "spectators" : "players"}`;
+    item.dataset.id = String(Number(message.id));
+    const name = document.createElement("span");
+    name.className = "chat-name";
+    name.textContent = message.name;
+    item.append(name);
+    if (message.channel === "spectators") {
+      const channel = document.createElement("span");
+      channel.className = "chat-channel";
+      channel.textContent = ` (${this.texts.chat_spectator || ""})`;
+      item.append(channel);
+    }
+    const text = document.createElement("span");
+    text.className = "chat-text";
+    text.textContent = message.text;
+    item.append(": ", text);
+    const template = $("mute-template");
+    if (template && message.name !== this.config.me) {
+      const form = template.content.firstElementChild.cloneNode(true);
+      form.querySelector("input[name=name]").value = message.name;
+      item.append(" ", form);
+    }
+    return item;
+  }
+
+  showChatError(text) {
+    const node = $("chat-error");
+    if (!node) return;
+    node.textContent = text || "";
+    node.hidden = !text;
   }
 
   cancelQuietly() {

@@ -1,0 +1,137 @@
+"""Table chat and muting.
+
+Each table has two channels: ``players`` (written by the seated accounts, read by everyone at the
+table) and ``spectators`` (written and read by those watching; players do not see it, so nobody
+whispers advice to a player). Messages are plain text, kept with the table (a turn-based game's talk
+stays), at most :data:`MAX_CHAT_CHARS` characters, at most :data:`RATE_MESSAGES` per account in
+:data:`RATE_SECONDS` seconds. Muting is per reader: a muted account's messages are left out of what
+that reader receives, for every table.
+
+Only a signal (the new message id) goes through the chat hub; each connection then reads from the
+database what its own reader may see, so nothing reader-specific travels through the hub.
+"""
+
+from __future__ import annotations
+
+import time
+import unicodedata
+from collections import deque
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import delete, select
+from sqlalchemy.dialects import postgresql, sqlite
+
+from .accounts import Account
+from .db import AccountRow, ChatRow, Database, MuteRow
+from .errors import Invalid, NotFound, TooMany, Unauthenticated
+from .hub import Hub
+from .tables import TableService
+
+MAX_CHAT_CHARS = 500
+RATE_MESSAGES = 5
+RATE_SECONDS = 10.0
+HISTORY = 200
+CHANNELS = ("players", "spectators")
+
+
+def check_text(text: str) -> str:
+    """The message as it will be kept: line ends unified, blank ends trimmed; refusals say why."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n").strip()
+    if not text:
+        raise Invalid("empty", "a chat message needs some text")
+    if len(text) > MAX_CHAT_CHARS:
+        raise Invalid("too-long", f"a chat message has at most {MAX_CHAT_CHARS} characters, not {len(text)}")
+    if any(unicodedata.category(c) in ("Cc", "Cs") and c not in "\n\t" for c in text):
+        raise Invalid("bad-text", "a chat message is plain text: no control characters")
+    return text
+
+
+def _iso(moment: datetime) -> str:
+    return (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).isoformat(timespec="seconds")
+
+
+class ChatService:
+    """Say something at a table, read what one may read, mute and unmute accounts."""
+
+    def __init__(
+        self, db: Database, tables: TableService, hub: Hub, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.db = db
+        self.tables = tables
+        self.hub = hub
+        self.clock = clock
+        self._sent: dict[int, deque[float]] = {}
+
+    async def say(self, account: Account | None, table_id: int, text: str) -> dict[str, Any]:
+        """Keep ``text`` in the caller's channel (players when seated) and tell the table's watchers."""
+        if account is None:
+            raise Unauthenticated("signed-out", "sign in (session cookie or Bearer token) to chat")
+        text = check_text(text)
+        seat = await self.tables.seat_of(table_id, account)
+        channel = CHANNELS[0] if seat is not None else CHANNELS[1]
+        self._throttle(account)
+        async with self.db.write() as session:
+            row = ChatRow(table_id=table_id, account_id=account.id, channel=channel, text=text)
+            session.add(row)
+            await session.flush()
+        self.hub.publish(table_id, row.id)
+        return {"id": row.id, "channel": channel, "name": account.name, "text": text, "at": _iso(row.created_at)}
+
+    def _throttle(self, account: Account) -> None:
+        now = self.clock()
+        sent = self._sent.setdefault(account.id, deque())
+        while sent and sent[0] <= now - RATE_SECONDS:
+            sent.popleft()
+        if len(sent) >= RATE_MESSAGES:
+            wait = max(1, round(sent[0] + RATE_SECONDS - now))
+            raise TooMany("too-fast", f"at most {RATE_MESSAGES} chat messages in {RATE_SECONDS:g} seconds; "
+                                      f"wait {wait} s")
+        sent.append(now)
+
+    async def history(self, table_id: int, account: Account | None, after: int = 0) -> list[dict[str, Any]]:
+        """The messages ``account`` may read at the table (the latest 200, oldest first), after id ``after``."""
+        seat = await self.tables.seat_of(table_id, account)
+        channels = CHANNELS[:1] if seat is not None else CHANNELS
+        query = (
+            select(ChatRow.id, ChatRow.channel, AccountRow.name, ChatRow.text, ChatRow.created_at)
+            .join(AccountRow, AccountRow.id == ChatRow.account_id)
+            .where(ChatRow.table_id == table_id, ChatRow.channel.in_(channels), ChatRow.id > after)
+            .order_by(ChatRow.id.desc()).limit(HISTORY)
+        )
+        if account is not None:
+            muted = select(MuteRow.muted_id).where(MuteRow.account_id == account.id)
+            query = query.where(ChatRow.account_id.not_in(muted))
+        async with self.db.session() as session:
+            rows = (await session.execute(query)).all()
+        return [
+            {"id": id_, "channel": channel, "name": name, "text": text, "at": _iso(at)}
+            for id_, channel, name, text, at in reversed(rows)
+        ]
+
+    async def mutes(self, account: Account) -> list[str]:
+        """The names ``account`` has muted, sorted."""
+        async with self.db.session() as session:
+            rows = await session.execute(
+                select(AccountRow.name).join(MuteRow, MuteRow.muted_id == AccountRow.id)
+                .where(MuteRow.account_id == account.id).order_by(AccountRow.name)
+            )
+            return list(rows.scalars().all())
+
+    async def mute(self, account: Account, name: str, muted: bool = True) -> None:
+        """Mute (or unmute) ``name`` for ``account`` alone; muting twice is the same as once."""
+        async with self.db.write() as session:
+            other = await session.scalar(select(AccountRow.id).where(AccountRow.name == name))
+            if other is None:
+                raise NotFound("no-account", f"there is no account {name[:60]!r}")
+            if other == account.id:
+                raise Invalid("bad-mute", "you cannot mute yourself")
+            if not muted:
+                await session.execute(delete(MuteRow).where(MuteRow.account_id == account.id,
+                                                            MuteRow.muted_id == other))
+                return
+            insert = postgresql.insert if self.db.kind == "postgresql" else sqlite.insert
+            await session.execute(
+                insert(MuteRow).values(account_id=account.id, muted_id=other).on_conflict_do_nothing()
+            )

@@ -1,0 +1,40 @@
+"""The browser suite, social side (issue 14): table chat live between a player and a spectator, markup shown
+as text."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .harness import Server, create_table, new_person, sign_up, wait_live
+
+MARKUP = '<b>bold</b><script>window.pwned = 1</script><img src=x onerror="window.pwned = 2">'
+
+
+def test_chat_is_live_and_markup_stays_text(server: Server, browser: Any) -> None:
+    cleo = new_person(browser)
+    dirk = new_person(browser)
+    sign_up(cleo, server.url, "cleo")
+    sign_up(dirk, server.url, "dirk")
+    table = create_table(cleo, server.url, "haleakala", 2, ["me", "bot:random"])
+    wait_live(cleo)
+    dirk.goto(f"{server.url}/tables/{table}")  # watching
+    wait_live(dirk)
+    cleo.fill("#chat-text", MARKUP)
+    cleo.click("#chat-form button[type=submit]")
+    line = "#chat-list li.channel-players .chat-text"
+    dirk.wait_for_selector(line)
+    assert dirk.locator(line).inner_text() == MARKUP
+    assert cleo.locator(line).inner_text() == MARKUP
+    for page in (cleo, dirk):
+        assert page.locator("#chat-list b, #chat-list script, #chat-list img").count() == 0
+        assert page.evaluate("() => window.pwned") is None
+    dirk.fill("#chat-text", "only the spectators read this")
+    dirk.click("#chat-form button[type=submit]")
+    dirk.wait_for_selector("#chat-list li.channel-spectators")
+    cleo.reload()
+    wait_live(cleo)
+    assert cleo.locator("#chat-list li.channel-spectators").count() == 0
+    assert cleo.locator(line).inner_text() == MARKUP  # kept with the table
+    assert not cleo.csp_errors and not dirk.csp_errors, cleo.csp_errors + dirk.csp_errors
+    cleo.context.close()
+    dirk.context.close()
