@@ -113,7 +113,9 @@ async def games() -> list[dict[str, Any]]:
 @router.post("/api/tables", status_code=201, response_model=TableId, responses=_errors(401, 422), tags=["tables"])
 async def create_table(body: NewTable, account: Me, request: Request) -> dict[str, int]:
     seats = [seat.model_dump() for seat in body.seats]
-    table_id = await _services(request).tables.create(account, body.game, body.players, body.options, seats)
+    table_id = await _services(request).tables.create(
+        account, body.game, body.players, body.options, seats, private=body.private
+    )
     return {"id": table_id}
 
 

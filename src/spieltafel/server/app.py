@@ -19,6 +19,7 @@ from .chat import ChatService
 from .db import Database
 from .errors import ServiceError
 from .hub import Hub
+from .privacy import PrivateTables
 from .runners import BotPool
 from .settings import MAX_MESSAGE_BYTES, MAX_PAGE_BODY_BYTES, Settings
 from .social_api import router as social_router
@@ -164,6 +165,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(social_router)
     app.include_router(ws_router)
     app.add_middleware(BodyLimit)
+    app.add_middleware(PrivateTables, fastapi_app=app)
     _allow_origins(app, settings)
     from spieltafel.server import web
 

@@ -71,6 +71,7 @@ class NewTable(Strict):
     players: StrictInt = Field(ge=1, le=16)
     options: dict[Name, Name] = Field(default_factory=dict)
     seats: list[SeatSpec] = Field(max_length=16)
+    private: bool = Field(default=False, description="seen and joined only through its invitation link")
 
 
 class TableId(Strict):
@@ -100,6 +101,8 @@ class TableOut(Strict):
     status: Literal["open", "playing", "over"]
     seats: list[SeatInfo]
     seq: int
+    private: bool = False
+    rematch: int | None = Field(default=None, description="the rematch's table, once somebody asked for it")
 
 
 class TableListed(TableOut):

@@ -1,14 +1,15 @@
-"""JSON routes of the social side: table chat and mutes (docs/protocol.md, "Chat")."""
+"""JSON routes of the social side: table chat and mutes, invitations and rematches (docs/protocol.md)."""
 
 from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, Path, Request
+from fastapi import APIRouter, Depends, Path, Request, Response
 from pydantic import BaseModel, ConfigDict, Field, StrictStr
 
 from .accounts import Account
 from .auth import optional_account, require_account
+from .errors import Conflict
 from .schemas import ErrorOut
 
 router = APIRouter()
@@ -36,6 +37,15 @@ class ChatOut(Strict):
 
 class MuteOut(Strict):
     name: str
+
+
+class TableRef(Strict):
+    id: int
+
+
+class InvitationOut(Strict):
+    code: str
+    url: str = Field(description="the invitation link's path: /invite/<code>")
 
 
 def _errors(*codes: int) -> dict[int | str, dict[str, Any]]:
@@ -72,3 +82,28 @@ async def mute(name: AccountName, account: Me, request: Request) -> None:
 @router.delete("/api/mutes/{name}", status_code=204, responses=_errors(401, 404, 422), tags=["chat"])
 async def unmute(name: AccountName, account: Me, request: Request) -> None:
     await _services(request).chat.mute(account, name, False)
+
+
+@router.post("/api/invitations/{code}", response_model=TableRef, responses=_errors(401, 404), tags=["tables"])
+async def accept_invitation(
+    code: Annotated[str, Path(max_length=100)], account: Me, request: Request
+) -> dict[str, int]:
+    return {"id": await _services(request).tables.admit(account, code)}
+
+
+@router.get("/api/tables/{table_id}/invitation", response_model=InvitationOut, responses=_errors(401, 404, 409),
+            tags=["tables"])
+async def invitation(table_id: TableNumber, account: Me, request: Request) -> dict[str, str]:
+    code = await _services(request).tables.invitation(table_id, account)
+    if code is None:
+        raise Conflict("no-invitation", f"table {table_id} is public, or you do not sit there")
+    return {"code": code, "url": f"/invite/{code}"}
+
+
+@router.post("/api/tables/{table_id}/rematch", status_code=201, response_model=TableRef,
+             responses={200: {"model": TableRef}, **_errors(401, 403, 404, 409)}, tags=["tables"])
+async def rematch(table_id: TableNumber, account: Me, request: Request, response: Response) -> dict[str, int]:
+    new_id, made = await _services(request).tables.rematch(account, table_id)
+    if not made:
+        response.status_code = 200
+    return {"id": new_id}

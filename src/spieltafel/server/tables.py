@@ -26,7 +26,7 @@ from spieltafel.bots import BOTS
 from spieltafel.core import Event, GameRecord, GameResult, RecordedAction, SpieltafelError, State, get_game
 
 from .accounts import Account
-from .db import AccountRow, Database, MoveRow, SeatRow, TableRow
+from .db import AccountRow, Database, GuestRow, MoveRow, SeatRow, TableRow
 from .errors import Conflict, Forbidden, Invalid, NotFound, StaleSeq, Unauthenticated
 from .hub import Hub
 from .runners import BotPool
@@ -77,6 +77,8 @@ class Live:
     state: State
     seq: int = 0
     events: deque[tuple[int, Event]] = field(default_factory=deque)
+    invite: str | None = None
+    rematch: int | None = None
 
     def seat_of(self, account: Account | None) -> int | None:
         if account is None:
@@ -95,6 +97,8 @@ class Live:
             "status": self.status,
             "seats": [s.public(n) for n, s in enumerate(self.seats)],
             "seq": self.seq,
+            "private": self.invite is not None,
+            "rematch": self.rematch,
         }
 
 
@@ -132,6 +136,8 @@ class TableService:
         self._locks: dict[int, asyncio.Lock] = {}
         self._thinking: dict[tuple[int, int], asyncio.Task[None]] = {}
         self._labels: dict[str, Callable[[str], str]] = {}
+        self._invites: dict[int, str | None] = {}
+        self._guests: set[tuple[int, int]] = set()
         self.closing = False
 
     # -- life cycle ----------------------------------------------------------------------------
@@ -150,28 +156,95 @@ class TableService:
 
     # -- creating and filling tables -----------------------------------------------------------
     async def create(
-        self, account: Account, game: str, players: int, options: Mapping[str, Any], seats: list[Mapping[str, Any]]
+        self, account: Account, game: str, players: int, options: Mapping[str, Any], seats: list[Mapping[str, Any]],
+        private: bool = False,
     ) -> int:
-        """A new table; it starts at once when no seat is open. Returns its id."""
+        """A new table; it starts at once when no seat is open. Returns its id.
+
+        A private table gets an unguessable invitation code: only its seats and the accounts that
+        opened its invitation link see it (:meth:`may_see`)."""
         engine = _game(game)
         _check_players(engine.name, players)
         resolved = _options(engine.name, options)
         rows = _seat_rows(seats, players, account)
         async with self.db.write() as session:
-            status = "playing" if all(r.account_id is not None or r.bot for r in rows) else "open"
-            table = TableRow(
-                game=engine.name, players=players, options=resolved, seed=secrets.randbits(62),
-                status=status, created_by=account.id,
-            )
-            session.add(table)
-            await session.flush()
-            for row in rows:
-                row.table_id = table.id
-                session.add(row)
-        async with self._lock(table.id):
-            live = await self._load(table.id, refresh=True)
+            table_id = await _insert_table(session, account.id, engine.name, players, resolved, rows, private)
+        await self._announce(table_id)
+        return table_id
+
+    async def _announce(self, table_id: int) -> None:
+        async with self._lock(table_id):
+            live = await self._load(table_id, refresh=True)
         self._changed(live)
-        return table.id
+
+    # -- private tables and rematches ----------------------------------------------------------
+    async def invite_of(self, table_id: int) -> str | None:
+        """The table's invitation code (None: public, or no such table); cached, it never changes."""
+        if table_id not in self._invites:
+            try:
+                await self._read(table_id)
+            except NotFound:
+                return None
+        return self._invites.get(table_id)
+
+    async def may_see(self, table_id: int, account: Account | None) -> bool:
+        """Whether ``account`` may see the table: any public table; a private one only from its seats
+        or after opening its invitation link."""
+        if await self.invite_of(table_id) is None:
+            return True
+        if account is None:
+            return False
+        if (table_id, account.id) in self._guests or (await self._read(table_id)).seat_of(account) is not None:
+            return True
+        async with self.db.session() as session:
+            guest = await session.get(GuestRow, (table_id, account.id))
+        if guest is not None:
+            self._guests.add((table_id, account.id))
+        return guest is not None
+
+    async def admit(self, account: Account, code: str) -> int:
+        """The table of an invitation code; ``account`` may see and join it from now on."""
+        async with self.db.write() as session:
+            table_id = await session.scalar(select(TableRow.id).where(TableRow.invite == code)) if code else None
+            if table_id is None:
+                raise NotFound("no-invitation", "this invitation link is not valid (ask for a new one)")
+            if await session.get(GuestRow, (table_id, account.id)) is None:
+                session.add(GuestRow(table_id=table_id, account_id=account.id))
+        self._guests.add((table_id, account.id))
+        return table_id
+
+    async def invitation(self, table_id: int, account: Account | None) -> str | None:
+        """The invitation code of a private table, for the accounts seated there (else None)."""
+        live = await self._read(table_id)
+        return live.invite if live.seat_of(account) is not None else None
+
+    async def rematch(self, account: Account, table_id: int) -> tuple[int, bool]:
+        """A new table for the same players of a finished game, seats turned by one so that another
+        seat starts; (its id, whether this call made it). Asking again gives the same rematch."""
+        live = await self._read(table_id)
+        if live.seat_of(account) is None:
+            raise Forbidden("not-seated", f"only the players of table {table_id} can ask for a rematch")
+        if live.rematch is not None:
+            return live.rematch, False
+        self._require_over(live)
+        turned = live.seats[1:] + live.seats[:1]
+        rows = [SeatRow(seat=n, account_id=s.account_id, bot=s.bot) for n, s in enumerate(turned)]
+        try:
+            async with self.db.write() as session:
+                new_id = await _insert_table(
+                    session, account.id, live.game, live.players, live.options, rows, live.invite is not None
+                )
+                claimed = await session.execute(
+                    update(TableRow).where(TableRow.id == table_id, TableRow.rematch_id.is_(None))
+                    .values(rematch_id=new_id)
+                )
+                if claimed.rowcount != 1:  # type: ignore[attr-defined]
+                    raise _RematchTaken
+        except (_RematchTaken, IntegrityError):  # another player asked at the same moment: theirs stands
+            return (await self._read(table_id, refresh=True)).rematch or 0, False
+        await self._announce(new_id)
+        await self._announce(table_id)
+        return new_id, True
 
     async def join(self, account: Account, table_id: int, seat: int | None = None) -> int:
         """Take ``seat`` (or the first open one) of an open table; the table starts when it is full."""
@@ -251,6 +324,8 @@ class TableService:
             query = query.where(TableRow.status == status)
         if mine is not None:
             query = query.where(TableRow.id.in_(select(SeatRow.table_id).where(SeatRow.account_id == mine.id)))
+        else:  # private tables are listed only to their players
+            query = query.where(TableRow.invite.is_(None))
         async with self.db.session() as session:
             ids = (await session.execute(query)).scalars().all()
         listed = []
@@ -433,13 +508,13 @@ class TableService:
             return cached
         return await self._load(table_id)
 
-    async def _read(self, table_id: int, known_seq: int | None = None) -> Live:
+    async def _read(self, table_id: int, known_seq: int | None = None, refresh: bool = False) -> Live:
         """The table for a reader: the cache when it holds ``known_seq``, else a checked load."""
         cached = self._live.get(table_id)
         if cached is not None and known_seq is not None and cached.seq >= known_seq:
             return cached
         async with self._lock(table_id):
-            return await self._load(table_id)
+            return await self._load(table_id, refresh=refresh)
 
     async def _load(self, table_id: int, refresh: bool = False) -> Live:
         """The table, its seats and its game at the log's current ``seq`` (the caller holds the lock).
@@ -454,7 +529,9 @@ class TableService:
                 raise NotFound("no-table", f"there is no table {table_id}")
             count = await session.scalar(select(func.count()).select_from(MoveRow).where(MoveRow.table_id == table_id))
             current = cached is not None and cached.seq == count and cached.status == row.status
+            self._invites[table_id] = row.invite
             if cached is not None and current and not refresh and row.status != "open":
+                cached.rematch = row.rematch_id
                 return cached
             seats = await _seats(session, table_id)
             live = cached if cached is not None and cached.seq <= (count or 0) else None
@@ -462,6 +539,7 @@ class TableService:
                 state = get_game(row.game).new_state(row.players, row.seed, row.options)
                 live = Live(row.id, row.game, row.players, dict(row.options), row.seed, row.status, seats, state)
             live.seats, live.status = seats, row.status
+            live.invite, live.rematch = row.invite, row.rematch_id
             await self._replay(session, live)
         self._live[table_id] = live
         return live
@@ -475,6 +553,28 @@ class TableService:
         for seq, seat, action in rows.all():
             self._note_events(live, seq + 1, live.state.apply(seat, action))
             live.seq = seq + 1
+
+
+class _RematchTaken(Exception):
+    pass
+
+
+async def _insert_table(
+    session: AsyncSession, creator: int, game: str, players: int, options: dict[str, str], rows: list[SeatRow],
+    private: bool,
+) -> int:
+    """Insert a table and its seats; it plays at once when no seat is open. Returns its id."""
+    status = "playing" if all(r.account_id is not None or r.bot for r in rows) else "open"
+    table = TableRow(
+        game=game, players=players, options=options, seed=secrets.randbits(62), status=status, created_by=creator,
+        invite=secrets.token_urlsafe(24) if private else None,
+    )
+    session.add(table)
+    await session.flush()
+    for row in rows:
+        row.table_id = table.id
+        session.add(row)
+    return table.id
 
 
 def _game(name: object) -> Any:

@@ -59,6 +59,19 @@ class TableRow(Base):
     status: Mapped[str] = mapped_column(String(10), index=True)
     created_by: Mapped[int | None] = mapped_column(ForeignKey("accounts.id", ondelete="SET NULL"), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    invite: Mapped[str | None] = mapped_column(String(64), nullable=True, unique=True)
+    """A private table's invitation code (None: a public table)."""
+    rematch_id: Mapped[int | None] = mapped_column(Integer, nullable=True, unique=True)
+    """The id of the rematch table, once somebody asked for it."""
+
+
+class GuestRow(Base):
+    """An account that opened a private table's invitation link: it may watch and join that table."""
+
+    __tablename__ = "table_guests"
+
+    table_id: Mapped[int] = mapped_column(ForeignKey("game_tables.id", ondelete="CASCADE"), primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True)
 
 
 class SeatRow(Base):

@@ -11,6 +11,7 @@ import json
 import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
+from urllib.parse import quote
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
@@ -359,7 +360,7 @@ def _new_table(
 ) -> Response:
     gettext = gettext_of(request)
     games = [{"name": g.name, "title": g.title, "min": g.min_players, "max": g.max_players} for g in all_games()]
-    context: dict[str, Any] = {"games": games, "game": None, "error": error}
+    context: dict[str, Any] = {"games": games, "game": None, "error": error, "private": chosen.get("private") == "1"}
     try:
         game = get_game(game_name) if game_name else None
     except Exception:
@@ -426,7 +427,9 @@ async def create_table(request: Request) -> Response:
     if sum(1 for s in seats if s["kind"] == "me") != 1:
         return _new_table(request, game.name, str(players), form, gettext("Choose exactly one seat for yourself."), 422)
     try:
-        table_id = await _services(request).tables.create(me, game.name, players, options, seats)
+        table_id = await _services(request).tables.create(
+            me, game.name, players, options, seats, private=form.get("private") == "1"
+        )
     except _service_error() as refusal:
         return _new_table(request, game.name, str(players), form, error_text(refusal, gettext), 422)
     return _redirect(f"/tables/{table_id}")
@@ -462,6 +465,7 @@ async def table_page(request: Request, table_id: int) -> Response:
         "free": sum(1 for s in seats if s["kind"] == "open"),
         "error": request.query_params.get("error") and gettext("That did not work. Please try again."),
         **await _chat_context(request, table_id, me),
+        "invite_url": await _invite_url(request, table_id, me),
     }
     if status == "open":
         return render(request, "table_open.html", context)
@@ -498,6 +502,11 @@ async def table_page(request: Request, table_id: int) -> Response:
     }
     context["config_json"] = json.dumps(config, ensure_ascii=True).replace("<", "\\u003c")
     return render(request, "table.html", context)
+
+
+async def _invite_url(request: Request, table_id: int, me: Any) -> str | None:
+    code = await _services(request).tables.invitation(table_id, me)
+    return f"{str(request.base_url).rstrip('/')}/invite/{code}" if code else None
 
 
 async def _chat_context(request: Request, table_id: int, me: Any) -> dict[str, Any]:
@@ -611,12 +620,15 @@ async def say(request: Request, table_id: int) -> Response:
         await _services(request).chat.say(me, table_id, form_of(request).get("text", ""))
     except _service_error() as refusal:
         gettext = gettext_of(request)
-        texts = client_texts(gettext)
-        text = texts.get(str(getattr(refusal, "code", "")), error_text(refusal, gettext))
-        status = int(getattr(refusal, "status", 422))
-        context = {"heading": gettext("Not sent"), "text": text, "back": f"/tables/{table_id}"}
-        return render(request, "message.html", context, status)
+        text = client_texts(gettext).get(str(getattr(refusal, "code", "")), error_text(refusal, gettext))
+        return _refused(request, gettext("Not sent"), text, f"/tables/{table_id}", refusal)
     return _redirect(f"/tables/{table_id}#chat")
+
+
+def _refused(request: Request, heading: str, text: str, back: str, refusal: Exception) -> Response:
+    """A page saying what was refused, with the refusal's status and a way back."""
+    context = {"heading": heading, "text": text, "back": back}
+    return render(request, "message.html", context, int(getattr(refusal, "status", 409)))
 
 
 @router.post("/mutes")
@@ -630,6 +642,33 @@ async def mute(request: Request) -> Response:
         await _services(request).chat.mute(me, form.get("name", ""), form.get("action") != "unmute")
     except _service_error() as refusal:
         gettext = gettext_of(request)
-        context = {"heading": gettext("Could not mute"), "text": error_text(refusal, gettext), "back": target}
-        return render(request, "message.html", context, int(getattr(refusal, "status", 422)))
+        return _refused(request, gettext("Could not mute"), error_text(refusal, gettext), target, refusal)
     return _redirect(target)
+
+
+@router.get("/invite/{code}")
+async def invitation(request: Request, code: str) -> Response:
+    """An invitation link: the signed-in reader may now see (and join) the private table."""
+    me = account_of(request)
+    if me is None:
+        return _redirect(f"/signin?next=/invite/{quote(code, safe='')}")
+    try:
+        table_id = await _services(request).tables.admit(me, code[:100])
+    except _service_error():
+        gettext = gettext_of(request)
+        context = {"heading": gettext("Invitation not valid"), "text": gettext("This invitation link is not valid.")}
+        return render(request, "message.html", context, 404)
+    return _redirect(f"/tables/{table_id}")
+
+
+@router.post("/tables/{table_id}/rematch")
+async def rematch(request: Request, table_id: int) -> Response:
+    me = account_of(request)
+    if me is None:
+        return _redirect(f"/signin?next=/tables/{table_id}")
+    try:
+        new_id, _made = await _services(request).tables.rematch(me, table_id)
+    except _service_error() as refusal:
+        gettext = gettext_of(request)
+        return _refused(request, gettext("No rematch"), error_text(refusal, gettext), f"/tables/{table_id}", refusal)
+    return _redirect(f"/tables/{new_id}")
