@@ -13,7 +13,10 @@ from typing import TypeVar
 T = TypeVar("T")
 
 _MASK = (1 << 64) - 1
+_SPAN = 1 << 64
 _GOLDEN = 0x9E3779B97F4A7C15
+_MIX1 = 0xBF58476D1CE4E5B9
+_MIX2 = 0x94D049BB133111EB
 
 
 class Rng:
@@ -27,29 +30,28 @@ class Rng:
     def next64(self) -> int:
         """Return the next 64-bit unsigned integer."""
         self.state = z = (self.state + _GOLDEN) & _MASK
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        z = ((z ^ (z >> 30)) * _MIX1) & _MASK
+        z = ((z ^ (z >> 27)) * _MIX2) & _MASK
         return z ^ (z >> 31)
 
     def below(self, n: int) -> int:
         """Return a uniform integer in ``range(n)`` (unbiased: rejection sampling)."""
         if n <= 0:
             raise ValueError(f"below() needs a positive bound, got {n}")
-        limit = (1 << 64) - ((1 << 64) % n)
-        while True:
-            value = self.next64()
-            if value < limit:
-                return value % n
+        self.state, value = _below(self.state, n)
+        return value
 
     def choice(self, items: list[T] | tuple[T, ...]) -> T:
         """Return one of ``items``, uniformly."""
         return items[self.below(len(items))]
 
     def shuffle(self, items: MutableSequence[T]) -> None:
-        """Shuffle ``items`` in place (Fisher–Yates)."""
+        """Shuffle ``items`` in place (Fisher–Yates: for i from the end, swap with below(i + 1))."""
+        state = self.state
         for i in range(len(items) - 1, 0, -1):
-            j = self.below(i + 1)
+            state, j = _below(state, i + 1)
             items[i], items[j] = items[j], items[i]
+        self.state = state
 
     def fork(self) -> Rng:
         """Return an independent generator seeded from this one."""
@@ -60,3 +62,17 @@ def sample_seed(rng: Rng) -> int:
     """The seed of a state sampled with ``rng`` (``determinise``): drawn from ``rng``, so that a sample
     carries no trace of the true seed, from which a new game would rebuild every hidden card."""
     return rng.next64()
+
+
+def _below(state: int, n: int) -> tuple[int, int]:
+    """From generator state ``state``: the state after drawing a uniform integer in ``range(n)``
+    (``n`` > 0), and that integer. next64() inlined: this is the hot path of random playouts and
+    determinisations, and it draws exactly the values next64() would, in the same order."""
+    limit = _SPAN - _SPAN % n
+    while True:
+        state = (state + _GOLDEN) & _MASK
+        z = ((state ^ (state >> 30)) * _MIX1) & _MASK
+        z = ((z ^ (z >> 27)) * _MIX2) & _MASK
+        z ^= z >> 31
+        if z < limit:
+            return state, z % n

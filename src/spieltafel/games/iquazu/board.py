@@ -23,6 +23,7 @@ COLUMN_SIZES = tuple(sum(len(strip[c]) for strip in STRIP_CELLS) for c in range(
 """Slots per board column: independent of the order in which the strips are laid."""
 COLUMN_STARTS = tuple(sum(COLUMN_SIZES[:c]) for c in range(COLUMNS + 1))
 SLOTS = COLUMN_STARTS[-1]
+COLUMN_SLOTS = tuple(tuple(range(COLUMN_STARTS[c], COLUMN_STARTS[c + 1])) for c in range(COLUMNS))
 HEIGHT_LETTERS = "abcdefghij"
 
 ROCK_COLUMNS = len(ROCK_POINTS[2])
@@ -165,3 +166,45 @@ _NEEDS: dict[tuple[bool, int, int], tuple[tuple[int, int, int, int], ...]] = {
 def affordable(any_colour: bool, colour: int, cost: int, w: int, b: int, o: int) -> tuple[int, ...]:
     """The patterns of ``cost`` a hand of (w, b, o) cards can pay for a slot of ``colour``."""
     return tuple(p for p, nw, nb, no in _NEEDS[any_colour, colour, cost] if nw <= w and nb <= b and no <= o)
+
+
+CARD_CAP = 2 * FRAME_COLUMNS
+"""No payment needs more cards of one colour: a hand with more pays for exactly the same patterns."""
+
+PATTERN_SETS: list[tuple[int, ...]] = [()]
+"""Distinct sets of affordable patterns (ascending), by id; id 0 is the empty set."""
+_PATTERN_SET_IDS: dict[tuple[int, ...], int] = {(): 0}
+SLOT_ACTIONS: list[dict[int, tuple[int, ...]]] = [{} for _ in range(SLOTS)]
+"""Per slot: pattern set id → the placement actions on that slot (filled by :func:`slot_actions`)."""
+
+
+def _pattern_set_id(patterns: tuple[int, ...]) -> int:
+    found = _PATTERN_SET_IDS.get(patterns)
+    if found is None:
+        found = _PATTERN_SET_IDS[patterns] = len(PATTERN_SETS)
+        PATTERN_SETS.append(patterns)
+    return found
+
+
+@cache
+def payment_plan(w: int, b: int, o: int, has_any: bool) -> tuple[tuple[int, int, int], ...]:
+    """For a hand of (w, b, o) cards (each at most CARD_CAP) and whether it holds an any-colour
+    tile: per frame column (cost 1, 2, …, up to the first column it pays for nothing), per slot
+    colour, the id of the set of patterns it can pay there (by the slot's colour, then any-colour)."""
+    plan: list[tuple[int, int, int]] = []
+    for cost in range(1, FRAME_COLUMNS + 1):
+        any_colour = affordable(True, 0, cost, w, b, o) if has_any else ()
+        ids = tuple(_pattern_set_id(affordable(False, colour, cost, w, b, o) + any_colour) for colour in range(3))
+        if not any(ids):
+            break
+        plan.append((ids[0], ids[1], ids[2]))
+    return tuple(plan)
+
+
+def slot_actions(slot: int, pattern_set: int) -> tuple[int, ...]:
+    """The placement actions on ``slot`` with the patterns of ``pattern_set`` (cached)."""
+    actions = SLOT_ACTIONS[slot].get(pattern_set)
+    if actions is None:
+        base = slot * PATTERN_COUNT
+        actions = SLOT_ACTIONS[slot][pattern_set] = tuple(base + p for p in PATTERN_SETS[pattern_set])
+    return actions

@@ -23,6 +23,8 @@ COLUMN_CERTAINTY = (1.0, 0.7, 0.5, 0.35, 0.25)
 TILE_WORTH = {"cards": 1.2, "any": 1.5, "double": 2.0}
 ROW_LEAD_WORTH = 1.5
 CARD_WORTH = 0.45
+TILE_VALUE = tuple(worth if effect == "points" else TILE_WORTH[effect] for _, effect, worth in TILE_KINDS)
+"""What one bonus tile of each kind is worth: points tiles at face value, usable tiles typically."""
 TEMPERATURE = 4.0
 """How uncertain the values are, in points: the softmax temperature of search bots' cut-off rewards."""
 
@@ -30,26 +32,41 @@ TEMPERATURE = 4.0
 def seat_value(s: State, seat: int) -> float:
     """The seat's own value, not yet relative to the rivals."""
     assert isinstance(s, IquazuState)
-    value = float(s.points[seat])
     if s.phase == OVER:
-        return value
-    for offset in range(FRAME_COLUMNS):
-        column = s.frame + offset
-        if column >= ROCK_COLUMNS:
-            break
-        ranking = rock_ranking(s, column)
+        return float(s.points[seat])
+    return _seat_value(s, seat, _Table(s))
+
+
+class _Table:
+    """What every seat's value reads from the board, computed once per position."""
+
+    __slots__ = ("rankings", "row_winners", "slots_left")
+
+    def __init__(self, s: IquazuState) -> None:
+        self.rankings = [
+            rock_ranking(s, column) for column in range(s.frame, min(s.frame + FRAME_COLUMNS, ROCK_COLUMNS))
+        ]
+        """The rock ranking of each frame column that has a rock, left to right."""
+        self.row_winners = [bonus_winner(s, row) for row in range(ROWS)] if s.frame <= LAST_INTERIM else []
+        self.slots_left = _slots_left_in_first_column(s)
+
+
+def _seat_value(s: IquazuState, seat: int, table: _Table) -> float:
+    value = float(s.points[seat])
+    points_by_column = ROCK_POINTS[s.players]
+    for offset, ranking in enumerate(table.rankings):
         if seat in ranking:
-            points = ROCK_POINTS[s.players][column]
+            points = points_by_column[s.frame + offset]
             rank = ranking.index(seat)
             if rank < len(points):
                 value += COLUMN_CERTAINTY[offset] * points[rank]
     if s.frame <= LAST_INTERIM:
-        value += ROW_LEAD_WORTH * sum(1 for row in range(ROWS) if bonus_winner(s, row) == seat)
+        value += ROW_LEAD_WORTH * table.row_winners.count(seat)
     for tile, count in enumerate(s.tiles[seat]):
-        _, effect, worth = TILE_KINDS[tile]
-        value += count * (worth if effect == "points" else TILE_WORTH[effect])
+        if count:  # adding nothing leaves a non-negative float unchanged
+            value += count * TILE_VALUE[tile]
     value += CARD_WORTH * min(sum(s.hands[seat]), HAND_LIMIT)
-    value -= 0.2 * _slots_left_in_first_column(s) * (seat == s.water_holder)
+    value -= 0.2 * table.slots_left * (seat == s.water_holder)
     return value
 
 
@@ -60,7 +77,11 @@ def _slots_left_in_first_column(s: IquazuState) -> int:
 
 def values(s: State) -> list[float]:
     """Every seat's value, in points (for search bots' cut-off evaluation)."""
-    return [seat_value(s, p) for p in range(s.players)]
+    assert isinstance(s, IquazuState)
+    if s.phase == OVER:
+        return [float(p) for p in s.points]
+    table = _Table(s)
+    return [_seat_value(s, p, table) for p in range(s.players)]
 
 
 def evaluate(s: State, seat: int) -> float:

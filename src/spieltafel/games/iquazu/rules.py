@@ -12,14 +12,18 @@ from spieltafel.core import Event, IllegalActionError
 
 from .board import (
     ANY_PATTERN_START,
+    CARD_CAP,
+    COLUMN_SLOTS,
     COLUMN_STARTS,
     LAST_INTERIM,
     PATTERN_COUNT,
     PATTERNS,
     ROWS,
-    affordable,
+    SLOT_ACTIONS,
     bonus_field,
     cards_paid,
+    payment_plan,
+    slot_actions,
     slot_name,
 )
 from .components import CARD_COLOURS, DRAW_CARDS, FRAME_COLUMNS, HAND_LIMIT, ROCK_POINTS, TILE_KINDS
@@ -44,7 +48,7 @@ PHASE_NAMES: Final = ("action", "end-of-turn", "discard", "over")
 TILE_INDEX: Final = {code: i for i, (code, _, _) in enumerate(TILE_KINDS)}
 ANY = TILE_INDEX["any"]
 DOUBLE = TILE_INDEX["double"]
-CARD_TILES = tuple(TILE_INDEX[c] for c in ("cards2", "cards3", "cards4"))
+CARDS2, CARDS3, CARDS4 = CARD_TILES = tuple(TILE_INDEX[c] for c in ("cards2", "cards3", "cards4"))
 TILE_ACTIONS = tuple((BONUS + t, t) for t in (*CARD_TILES, DOUBLE))
 
 
@@ -62,7 +66,8 @@ def legal_actions(s: IquazuState, seat: int) -> list[int]:
     else:
         actions.append(END)
     tiles = s.tiles[seat]
-    actions.extend(action for action, tile in TILE_ACTIONS if tiles[tile])
+    if tiles[CARDS2] or tiles[CARDS3] or tiles[CARDS4] or tiles[DOUBLE]:
+        actions.extend(action for action, tile in TILE_ACTIONS if tiles[tile])
     return actions
 
 
@@ -73,22 +78,18 @@ def placements(s: IquazuState, seat: int) -> list[int]:
     if not s.supply[seat] and not _gems_under_water(s, seat):
         return []
     w, b, o = s.hands[seat]
-    has_any = s.tiles[seat][ANY] > 0
+    plan = payment_plan(min(w, CARD_CAP), min(b, CARD_CAP), min(o, CARD_CAP), s.tiles[seat][ANY] > 0)
     colours = s.layout.colour
     slots = s.slots
     actions: list[int] = []
-    for cost in range(1, FRAME_COLUMNS + 1):
-        by_colour = [affordable(False, colour, cost, w, b, o) for colour in range(3)]
-        any_colour = affordable(True, 0, cost, w, b, o) if has_any else ()
-        if not (by_colour[0] or by_colour[1] or by_colour[2] or any_colour):
-            break  # the hand pays for nothing in this column, so for nothing in dearer ones
-        column = s.frame + cost - 1
-        for slot in range(COLUMN_STARTS[column], COLUMN_STARTS[column + 1]):
+    column = s.frame
+    for pattern_sets in plan:  # frame columns 1, 2, …: the dearer ones the hand cannot pay are left out
+        for slot in COLUMN_SLOTS[column]:
             if slots[slot] == EMPTY:
-                base = slot * PATTERN_COUNT
-                actions.extend([base + p for p in by_colour[colours[slot]]])
-                if any_colour:
-                    actions.extend([base + p for p in any_colour])
+                pattern_set = pattern_sets[colours[slot]]
+                if pattern_set:
+                    actions += SLOT_ACTIONS[slot].get(pattern_set) or slot_actions(slot, pattern_set)
+        column += 1
     return actions
 
 
@@ -98,7 +99,7 @@ def _gems_under_water(s: IquazuState, seat: int) -> int:
 
 def _has_usable_tiles(s: IquazuState, seat: int) -> bool:
     tiles = s.tiles[seat]
-    return any(tiles[t] for _, t in TILE_ACTIONS)
+    return bool(tiles[CARDS2] or tiles[CARDS3] or tiles[CARDS4] or tiles[DOUBLE])
 
 
 # -- apply ----------------------------------------------------------------------------------------

@@ -94,29 +94,35 @@ def resample_hidden(s: IquazuState, seat: int, rng: Rng) -> None:
     fields of their back colour; the game's own generator is reseeded. What is shuffled is sorted
     first, so the result depends only on the seat's view and ``rng``, never on the hidden truth."""
     pool: list[int] = list(s.pile)
+    hands = s.hands
     for other in range(s.players):
         if other != seat:
-            hand = s.hands[other]
-            pool.extend(colour for colour in range(3) for _ in range(hand[colour]))
+            w, b, o = hands[other]
+            pool += [0] * w + [1] * b + [2] * o
     pool.sort()
     rng.shuffle(pool)
     for other in range(s.players):
         if other != seat:
-            size = sum(s.hands[other])
-            hand = [0, 0, 0]
-            for card in pool[len(pool) - size :]:
-                hand[card] += 1
+            size = sum(hands[other])
+            dealt = pool[len(pool) - size :]
+            hands[other] = [dealt.count(0), dealt.count(1), dealt.count(2)]
             del pool[len(pool) - size :]
-            s.hands[other] = hand
     s.pile = pool
-    for dark in (False, True):
-        fields = [
-            f
-            for f in range(BONUS_FIELDS)
-            if f // ROWS > s.frame and s.bonus[f] != NO_TILE and bonus_field_is_dark(f) == dark
-        ]
-        tiles = sorted(s.bonus[f] for f in fields)
+    bonus = s.bonus
+    for fields_of_a_back in FACE_DOWN_FIELDS[s.frame]:
+        fields = [f for f in fields_of_a_back if bonus[f] != NO_TILE]
+        tiles = sorted([bonus[f] for f in fields])
         rng.shuffle(tiles)
         for f, tile in zip(fields, tiles, strict=True):
-            s.bonus[f] = tile
+            bonus[f] = tile
     s.rng = rng.fork()
+
+
+def _face_down_fields(frame: int, dark: bool) -> tuple[int, ...]:
+    return tuple(f for f in range(BONUS_FIELDS) if f // ROWS > frame and bonus_field_is_dark(f) == dark)
+
+
+FACE_DOWN_FIELDS = tuple(
+    (_face_down_fields(frame, False), _face_down_fields(frame, True)) for frame in range(BONUS_FIELDS // ROWS)
+)
+"""Per frame position: the bonus fields still face down, light-backed then dark-backed, ascending."""
