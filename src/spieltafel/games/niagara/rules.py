@@ -115,11 +115,12 @@ def move_actions(s: NiagaraState) -> list[int]:
         return canoe_steps(s, s.active, active_leg(s))
     actions: list[int] = []
     launchable = False
+    levels = cave_levels(s)
     for canoe in range(CANOES):
         space = s.canoes[seat * CANOES + canoe]
         if s.moved >> canoe & 1 or space == FALLEN or (space == SHORE and s.launched):
             continue
-        steps = canoe_steps(s, canoe, start_leg(s, canoe))
+        steps = canoe_steps(s, canoe, start_leg(s, canoe, levels))
         launchable = launchable or (space == SHORE and bool(steps))
         actions.extend(steps)
     if launchable and not s.must & ~s.moved and not launch_compulsory(s):
@@ -155,11 +156,24 @@ def canoe_steps(s: NiagaraState, canoe: int, leg: Leg) -> list[int]:
 
 
 def cave_levels(s: NiagaraState) -> tuple[int, ...]:
-    return tuple(min(sum(cave), 2) for cave in s.caves)
+    """Per cave: no gem, one gem, or two or more (all a move's legality depends on).
+
+    Asked several times per step while the caves rarely change: the last answer is kept with a copy
+    of the caves it was computed from, and given again while the caves are equal to that copy."""
+    global _last_levels
+    caves, levels = _last_levels
+    if s.caves != caves:
+        levels = tuple([min(sum(gems), 2) for gems in s.caves])
+        _last_levels = ([gems[:] for gems in s.caves], levels)
+    return levels
 
 
-def start_leg(s: NiagaraState, canoe: int) -> Leg:
-    """A canoe's move before its first step: the card's full value ("jedes die komplette Zahl")."""
+_last_levels: tuple[list[list[int]], tuple[int, ...]] = ([], ())
+
+
+def start_leg(s: NiagaraState, canoe: int, levels: tuple[int, ...] | None = None) -> Leg:
+    """A canoe's move before its first step: the card's full value ("jedes die komplette Zahl").
+    ``levels``: :func:`cave_levels` of ``s`` where the caller has them already."""
     index = s.current * CANOES + canoe
     space = s.canoes[index]
     launch_only = space == SHORE and bool(s.must) and s.options["second-canoe"] == "launch-only"
@@ -167,7 +181,7 @@ def start_leg(s: NiagaraState, canoe: int) -> Leg:
     value = s.choice[s.current] + 1
     heading = s.turn_heading if s.options["direction"] == "per-turn" else NO_HEADING
     loaded = s.cargo[index] != NO_GEM
-    return (space, value, heading, START, loaded, cave_levels(s), launch_only, anywhere, False)
+    return (space, value, heading, START, loaded, levels or cave_levels(s), launch_only, anywhere, False)
 
 
 def active_leg(s: NiagaraState) -> Leg:
