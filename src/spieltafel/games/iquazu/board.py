@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from itertools import product
 
@@ -24,6 +24,8 @@ COLUMN_SIZES = tuple(sum(len(strip[c]) for strip in STRIP_CELLS) for c in range(
 COLUMN_STARTS = tuple(sum(COLUMN_SIZES[:c]) for c in range(COLUMNS + 1))
 SLOTS = COLUMN_STARTS[-1]
 COLUMN_SLOTS = tuple(tuple(range(COLUMN_STARTS[c], COLUMN_STARTS[c + 1])) for c in range(COLUMNS))
+SLOT_ACTIONS: list[dict[int, tuple[int, ...]]] = [{} for _ in range(SLOTS)]
+"""Per slot: pattern set id → the placement actions on that slot (filled by :func:`slot_actions`)."""
 HEIGHT_LETTERS = "abcdefghij"
 
 ROCK_COLUMNS = len(ROCK_POINTS[2])
@@ -82,6 +84,11 @@ class Layout:
     row: tuple[int, ...]
     frame_rows: tuple[tuple[tuple[int, ...], ...], ...]
     """frame_rows[frame][row]: the slots of ``row`` in the frame's five columns, ascending."""
+    column_cells: tuple[tuple[tuple[int, int, dict[int, tuple[int, ...]]], ...], ...] = field(
+        repr=False, compare=False
+    )
+    """column_cells[column]: per slot of the column, top to bottom: the slot, its colour, and its
+    placement actions by pattern set (the shared cache of :func:`slot_actions`)."""
 
 
 @cache
@@ -101,7 +108,8 @@ def layout(strip_order: tuple[int, ...]) -> Layout:
         )
         for f in range(FRAME_POSITIONS)
     )
-    return Layout(strip_order, tuple(colour), tuple(row), frame_rows)
+    column_cells = tuple(tuple((s, colour[s], SLOT_ACTIONS[s]) for s in COLUMN_SLOTS[c]) for c in range(COLUMNS))
+    return Layout(strip_order, tuple(colour), tuple(row), frame_rows, column_cells)
 
 
 # -- payment patterns ---------------------------------------------------------------------------
@@ -174,8 +182,6 @@ CARD_CAP = 2 * FRAME_COLUMNS
 PATTERN_SETS: list[tuple[int, ...]] = [()]
 """Distinct sets of affordable patterns (ascending), by id; id 0 is the empty set."""
 _PATTERN_SET_IDS: dict[tuple[int, ...], int] = {(): 0}
-SLOT_ACTIONS: list[dict[int, tuple[int, ...]]] = [{} for _ in range(SLOTS)]
-"""Per slot: pattern set id → the placement actions on that slot (filled by :func:`slot_actions`)."""
 
 
 def _pattern_set_id(patterns: tuple[int, ...]) -> int:

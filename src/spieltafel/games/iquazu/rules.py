@@ -13,13 +13,11 @@ from spieltafel.core import Event, IllegalActionError
 from .board import (
     ANY_PATTERN_START,
     CARD_CAP,
-    COLUMN_SLOTS,
     COLUMN_STARTS,
     LAST_INTERIM,
     PATTERN_COUNT,
     PATTERNS,
     ROWS,
-    SLOT_ACTIONS,
     bonus_field,
     cards_paid,
     payment_plan,
@@ -79,16 +77,19 @@ def placements(s: IquazuState, seat: int) -> list[int]:
         return []
     w, b, o = s.hands[seat]
     plan = payment_plan(min(w, CARD_CAP), min(b, CARD_CAP), min(o, CARD_CAP), s.tiles[seat][ANY] > 0)
-    colours = s.layout.colour
     slots = s.slots
+    cells = s.layout.column_cells
     actions: list[int] = []
     column = s.frame
     for pattern_sets in plan:  # frame columns 1, 2, …: the dearer ones the hand cannot pay are left out
-        for slot in COLUMN_SLOTS[column]:
+        for slot, colour, by_set in cells[column]:
             if slots[slot] == EMPTY:
-                pattern_set = pattern_sets[colours[slot]]
+                pattern_set = pattern_sets[colour]
                 if pattern_set:
-                    actions += SLOT_ACTIONS[slot].get(pattern_set) or slot_actions(slot, pattern_set)
+                    try:
+                        actions += by_set[pattern_set]
+                    except KeyError:
+                        actions += slot_actions(slot, pattern_set)
         column += 1
     return actions
 
