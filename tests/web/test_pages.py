@@ -111,6 +111,7 @@ def _pages(site: Site) -> list[str]:
     pages = ["/", "/signin", "/signup", "/tables/new", "/tables/new?game=niagara&players=4"]
     pages += [f"/tables/new?game={game}" for game in ("iquazu", "haleakala")]
     pages += [f"/tables/{site.tables[key]}" for key in ("iquazu", "haleakala", "niagara", "open", "over")]
+    pages += ["/leaderboards/iquazu", "/leaderboards/niagara", "/players/alice"]
     return pages
 
 

@@ -1,11 +1,13 @@
 """The browser suite, social side (issue 14): table chat live between a player and a spectator, markup shown
-as text."""
+as text; a profile page with its rating plot and a recent game's replay."""
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from .harness import Server, create_table, new_person, sign_up, wait_live
+from .test_browser import _api, _play_through_api, _token
 
 MARKUP = '<b>bold</b><script>window.pwned = 1</script><img src=x onerror="window.pwned = 2">'
 
@@ -38,3 +40,21 @@ def test_chat_is_live_and_markup_stays_text(server: Server, browser: Any) -> Non
     assert not cleo.csp_errors and not dirk.csp_errors, cleo.csp_errors + dirk.csp_errors
     cleo.context.close()
     dirk.context.close()
+
+
+def test_profile_page_shows_the_rating_plot_and_links_the_replay(server: Server, browser: Any) -> None:
+    erik = new_person(browser)
+    sign_up(erik, server.url, "erik", "correct-horse-7")
+    token = _token(server, "erik", "correct-horse-7")
+    seats = [{"kind": "me"}, {"kind": "bot", "bot": "random"}]
+    table = _api(server, "POST", "/api/tables", {"game": "iquazu", "players": 2, "seats": seats}, token)["id"]
+    _play_through_api(server, table, token, random.Random(5), lambda state: False)
+    erik.goto(f"{server.url}/players/erik")
+    assert erik.locator("svg.rating-plot circle.dot").count() == 1
+    assert erik.locator("svg.rating-plot polyline.mu").is_visible()
+    erik.click(f"a[href='/tables/{table}/replay']")
+    erik.wait_for_url(f"{server.url}/tables/{table}/replay")
+    erik.goto(f"{server.url}/leaderboards/iquazu")
+    assert erik.locator("table.rating-table a[href='/players/erik']").count() == 1
+    assert not erik.csp_errors, erik.csp_errors
+    erik.context.close()

@@ -95,6 +95,21 @@ def rate_games(rankings: Sequence[Sequence[tuple[int, int]]], players: int) -> l
     return [Rating(r.mu, r.sigma) for r in current]
 
 
+def initial_rating() -> Rating:
+    """A newcomer's rating (openskill's Plackett–Luce default: mu 25, sigma 25/3)."""
+    fresh = PlackettLuce().rating()
+    return Rating(fresh.mu, fresh.sigma)
+
+
+def rate_game(current: Sequence[Rating], places: Sequence[int]) -> list[Rating]:
+    """One game's Plackett–Luce update, as in :func:`rate_games`: each participant's rating before and
+    rank (1 = best, equal ranks tie) in, the ratings after out (the server rates its games with it)."""
+    model = PlackettLuce()
+    teams = [[model.rating(mu=rating.mu, sigma=rating.sigma)] for rating in current]
+    rated = model.rate(teams, ranks=[float(place) for place in places])
+    return [Rating(team[0].mu, team[0].sigma) for team in rated]
+
+
 @dataclass(frozen=True, slots=True)
 class SeatShare:
     """Wins from one seat: games played there, wins (ties split), share and its Wilson interval."""

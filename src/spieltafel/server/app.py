@@ -20,6 +20,7 @@ from .db import Database
 from .errors import ServiceError
 from .hub import Hub
 from .privacy import PrivateTables
+from .ratings import RatingService
 from .runners import BotPool
 from .settings import MAX_MESSAGE_BYTES, MAX_PAGE_BODY_BYTES, Settings
 from .social_api import router as social_router
@@ -44,6 +45,7 @@ class Services:
     accounts: AccountService
     tables: TableService
     chat: ChatService
+    ratings: RatingService
 
 
 class _TooLarge(Exception):
@@ -145,7 +147,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         bots = BotPool(settings.bot_workers)
         tables = TableService(db, hub, bots, settings.recent_events)
         chat = ChatService(db, tables, Hub())
-        app.state.services = Services(settings, db, hub, AccountService(db), tables, chat)
+        ratings = RatingService(db)
+        tables.finishers.append(ratings.rate_finished)
+        app.state.services = Services(settings, db, hub, AccountService(db), tables, chat, ratings)
         await tables.resume()
         try:
             yield

@@ -1,4 +1,5 @@
-"""JSON routes of the social side: table chat and mutes, invitations and rematches (docs/protocol.md)."""
+"""JSON routes of the social side: table chat and mutes, invitations and rematches, leaderboards and
+profiles (docs/protocol.md)."""
 
 from __future__ import annotations
 
@@ -41,6 +42,53 @@ class MuteOut(Strict):
 
 class TableRef(Strict):
     id: int
+
+
+class RatedOut(Strict):
+    game: str
+    name: str = Field(description="the account's name, or the bot level")
+    kind: Literal["person", "program", "bot"]
+    mu: float
+    sigma: float
+    ordinal: float = Field(description="mu - 3 sigma, what the boards sort by")
+    games: int
+    wins: int
+
+
+class LeaderboardEntry(RatedOut):
+    rank: int
+
+
+class RatingPoint(Strict):
+    table: int
+    place: int
+    won: bool
+    mu: float
+    sigma: float
+    ordinal: float
+    at: str
+
+
+class GameRatingOut(RatedOut):
+    history: list[RatingPoint]
+
+
+class RecentGame(Strict):
+    table: int
+    game: str
+    players: int
+    place: int
+    won: bool
+    at: str
+    replay: str
+
+
+class ProfileOut(Strict):
+    name: str
+    kind: Literal["person", "program"]
+    games_played: int
+    games: list[GameRatingOut]
+    recent: list[RecentGame]
 
 
 class InvitationOut(Strict):
@@ -107,3 +155,16 @@ async def rematch(table_id: TableNumber, account: Me, request: Request, response
     if not made:
         response.status_code = 200
     return {"id": new_id}
+
+
+@router.get("/api/leaderboards/{game}", response_model=list[LeaderboardEntry], responses=_errors(404),
+            tags=["ratings"])
+async def leaderboard(game: Annotated[str, Path(max_length=40)], request: Request) -> list[dict[str, Any]]:
+    board: list[dict[str, Any]] = await _services(request).ratings.leaderboard(game)
+    return board
+
+
+@router.get("/api/players/{name}", response_model=ProfileOut, responses=_errors(404), tags=["ratings"])
+async def profile(name: AccountName, account: MaybeMe, request: Request) -> dict[str, Any]:
+    found: dict[str, Any] = await _services(request).ratings.profile(name, account)
+    return found

@@ -14,7 +14,7 @@ import importlib
 import logging
 import secrets
 from collections import deque
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -37,6 +37,9 @@ STATUSES = ("open", "playing", "over")
 SEAT_KINDS = ("me", "open", "bot")
 BOT_LEVELS = tuple(BOTS)
 MAX_LIST = 200
+
+
+Finisher = Callable[[AsyncSession, "Live", State], Awaitable[None]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,6 +141,8 @@ class TableService:
         self._labels: dict[str, Callable[[str], str]] = {}
         self._invites: dict[int, str | None] = {}
         self._guests: set[tuple[int, int]] = set()
+        self.finishers: list[Finisher] = []
+        """Called with (session, table, final state) in the transaction that ends a game (ratings)."""
         self.closing = False
 
     # -- life cycle ----------------------------------------------------------------------------
@@ -425,20 +430,22 @@ class TableService:
         except SpieltafelError as error:
             raise Invalid("illegal", str(error)) from error
         index = action if isinstance(action, int) else live.state.parse_action(seat, action)
-        await self._append(live, seat, index, live.state.action_text(seat, index), after.is_over)
+        await self._append(live, seat, index, live.state.action_text(seat, index), after)
         live.state, live.seq = after, seq + 1
         live.status = "over" if after.is_over else "playing"
         self._note_events(live, live.seq, events)
         self._changed(live)
         return live.seq
 
-    async def _append(self, live: Live, seat: int, action: int, notation: str, over: bool) -> None:
+    async def _append(self, live: Live, seat: int, action: int, notation: str, after: State) -> None:
         try:
             async with self.db.write() as session:
                 session.add(MoveRow(table_id=live.id, seq=live.seq, seat=seat, action=action, notation=notation))
                 await session.flush()
-                if over:
+                if after.is_over:
                     await session.execute(update(TableRow).where(TableRow.id == live.id).values(status="over"))
+                    for finish in self.finishers:  # in the same transaction: once per game, with the last move
+                        await finish(session, live, after)
         except IntegrityError as error:  # another writer committed this seq first
             fresh = await self._load(live.id, refresh=True)
             raise StaleSeq(live.seq, fresh.seq) from error

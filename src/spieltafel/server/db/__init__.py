@@ -1,9 +1,22 @@
 """Storage: SQLAlchemy 2 models, the async engine and the Alembic migrations shipped in this package."""
 
 from .engine import Database, migrate
-from .models import AccountRow, Base, ChatRow, GuestRow, MoveRow, MuteRow, SeatRow, SessionRow, TableRow, TokenRow
+from .models import (
+    AccountRow,
+    Base,
+    ChatRow,
+    GuestRow,
+    MoveRow,
+    MuteRow,
+    RatingChangeRow,
+    RatingRow,
+    SeatRow,
+    SessionRow,
+    TableRow,
+    TokenRow,
+)
 
 __all__ = [
-    "AccountRow", "Base", "ChatRow", "Database", "GuestRow", "MoveRow", "MuteRow", "SeatRow", "SessionRow", "TableRow",
-    "TokenRow", "migrate",
+    "AccountRow", "Base", "ChatRow", "Database", "GuestRow", "MoveRow", "MuteRow", "RatingChangeRow", "RatingRow",
+    "SeatRow", "SessionRow", "TableRow", "TokenRow", "migrate",
 ]

@@ -22,12 +22,13 @@ def install(app: FastAPI) -> None:
     from fastapi.staticfiles import StaticFiles
     from starlette.exceptions import HTTPException as StarletteHTTPException
 
-    from . import account, board, i18n, pages, replay, rules
+    from . import account, board, i18n, pages, profiles, replay, rules
     from .security import PageMiddleware
 
     i18n.load_all()
     app.mount("/static", StaticFiles(directory=str(STATIC_DIR)), name="static")
     app.include_router(pages.router)
+    app.include_router(profiles.router)
     app.include_router(account.router)
     app.include_router(rules.router)
     app.include_router(replay.router)

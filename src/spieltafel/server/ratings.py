@@ -1,0 +1,187 @@
+"""Ratings, leaderboards and profiles: openskill Plackett–Luce as in the arena, one rating per game.
+
+People, programs and bot levels are rated alike: each finished game is one Plackett–Luce update
+(:func:`spieltafel.arena.stats.rate_game`) of its participants, ranked as the arena ranks seats
+(:func:`spieltafel.arena.stats.ranks`: winners first, then score; equal keys tie). A bot level sitting
+at several seats of one game takes part once, at its best seat's rank, as a bot name does in the
+arena's pooled ratings. The update runs in the transaction that commits the game's last move, and
+``rating_changes`` is UNIQUE per (table, player): a game counts exactly once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from spieltafel.arena.stats import Rating, initial_rating, ranks, rate_game
+from spieltafel.core import State, get_game
+
+from .accounts import Account
+from .db import AccountRow, Database, RatingChangeRow, RatingRow, TableRow
+from .errors import NotFound
+from .tables import Live, Seat
+
+BOT_PREFIX = "bot:"
+LEADERBOARD_SIZE = 100
+RECENT_GAMES = 10
+
+
+def player_key(seat: Seat) -> str | None:
+    """Who is rated for a seat: ``bot:<level>``, ``a<account id>``, or None for an open seat."""
+    if seat.bot:
+        return BOT_PREFIX + seat.bot
+    return f"a{seat.account_id}" if seat.account_id is not None else None
+
+
+@dataclass(frozen=True, slots=True)
+class Placing:
+    """One participant of a finished game: its key, account, rank (1 = best) and whether it won."""
+
+    player: str
+    account_id: int | None
+    place: int
+    won: bool
+
+
+def placings(seats: list[Seat], scores: list[int], winners: list[int]) -> list[Placing]:
+    """The participants of a game in seat order of their first seat, each at its best seat's rank."""
+    seat_ranks = ranks(scores, winners)
+    best: dict[str, Placing] = {}
+    for number, seat in enumerate(seats):
+        key = player_key(seat)
+        if key is None:
+            continue
+        known = best.get(key)
+        place = min(seat_ranks[number], known.place if known else seat_ranks[number])
+        won = number in winners or (known is not None and known.won)
+        best[key] = Placing(key, seat.account_id, place, won)
+    return list(best.values())
+
+
+def ordinal(mu: float, sigma: float) -> float:
+    """The conservative rating the boards sort by: mu − 3 sigma (as in the arena)."""
+    return mu - 3 * sigma
+
+
+def _iso(moment: datetime) -> str:
+    return (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).isoformat(timespec="seconds")
+
+
+class RatingService:
+    """Rate finished games; read leaderboards and profiles."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    async def rate_finished(self, session: AsyncSession, live: Live, final: State) -> None:
+        """A :data:`~spieltafel.server.tables.Finisher`: rate the game that ``final`` ends."""
+        places = placings(live.seats, final.scores(), final.winners())
+        if len(places) < 2:
+            return
+        keys = [p.player for p in places]
+        found = await session.execute(
+            select(RatingRow).where(RatingRow.game == live.game, RatingRow.player.in_(keys)).with_for_update()
+        )
+        rows = {row.player: row for row in found.scalars()}
+        before = [Rating(rows[k].mu, rows[k].sigma) if k in rows else initial_rating() for k in keys]
+        after = rate_game(before, [p.place for p in places])
+        for placing, rating in zip(places, after, strict=True):
+            row = rows.get(placing.player)
+            if row is None:
+                row = RatingRow(game=live.game, player=placing.player, account_id=placing.account_id, games=0, wins=0)
+                session.add(row)
+            row.mu, row.sigma = rating.mu, rating.sigma
+            row.games += 1
+            row.wins += placing.won
+            session.add(RatingChangeRow(
+                game=live.game, player=placing.player, account_id=placing.account_id, table_id=live.id,
+                place=placing.place, won=placing.won, mu=rating.mu, sigma=rating.sigma,
+            ))
+
+    async def leaderboard(self, game: str, limit: int = LEADERBOARD_SIZE) -> list[dict[str, Any]]:
+        """The game's rated players, best first by mu − 3 sigma."""
+        _known_game(game)
+        query = (
+            select(RatingRow, AccountRow.name)
+            .outerjoin(AccountRow, AccountRow.id == RatingRow.account_id)
+            .where(RatingRow.game == game)
+            .order_by((RatingRow.mu - 3 * RatingRow.sigma).desc(), RatingRow.player).limit(limit)
+        )
+        async with self.db.session() as session:
+            found = (await session.execute(query)).all()
+        return [{"rank": n, **_entry(row, name)} for n, (row, name) in enumerate(found, start=1)]
+
+    async def profile(self, name: str, viewer: Account | None) -> dict[str, Any]:
+        """An account's games played, ratings and wins per game with their history, and recent games
+        (private tables only for the account itself)."""
+        async with self.db.session() as session:
+            account = await session.scalar(select(AccountRow).where(AccountRow.name == name))
+            if account is None:
+                raise NotFound("no-account", f"there is no account {name[:60]!r}")
+            ratings = (await session.execute(
+                select(RatingRow).where(RatingRow.account_id == account.id).order_by(RatingRow.game)
+            )).scalars().all()
+            changes = (await session.execute(
+                select(RatingChangeRow).where(RatingChangeRow.account_id == account.id).order_by(RatingChangeRow.id)
+            )).scalars().all()
+            recent = await _recent(session, account.id, viewer is not None and viewer.id == account.id)
+        games = []
+        for row in ratings:
+            history = [_point(change) for change in changes if change.game == row.game]
+            games.append({**_entry(row, account.name), "history": history})
+        return {
+            "name": account.name,
+            "kind": "person",
+            "games_played": sum(row.games for row in ratings),
+            "games": games,
+            "recent": recent,
+        }
+
+
+def _known_game(game: str) -> None:
+    try:
+        get_game(game)
+    except Exception as error:
+        raise NotFound("no-game", f"there is no game {game[:60]!r}") from error
+
+
+def _entry(row: RatingRow, name: str | None) -> dict[str, Any]:
+    bot = row.player.startswith(BOT_PREFIX)
+    return {
+        "game": row.game,
+        "name": row.player[len(BOT_PREFIX):] if bot else name,
+        "kind": "bot" if bot else "person",
+        "mu": row.mu,
+        "sigma": row.sigma,
+        "ordinal": ordinal(row.mu, row.sigma),
+        "games": row.games,
+        "wins": row.wins,
+    }
+
+
+def _point(change: RatingChangeRow) -> dict[str, Any]:
+    return {
+        "table": change.table_id, "place": change.place, "won": change.won, "mu": change.mu,
+        "sigma": change.sigma, "ordinal": ordinal(change.mu, change.sigma), "at": _iso(change.created_at),
+    }
+
+
+async def _recent(session: AsyncSession, account_id: int, with_private: bool) -> list[dict[str, Any]]:
+    query = (
+        select(RatingChangeRow, TableRow.players)
+        .join(TableRow, TableRow.id == RatingChangeRow.table_id)
+        .where(RatingChangeRow.account_id == account_id)
+        .order_by(RatingChangeRow.id.desc()).limit(RECENT_GAMES)
+    )
+    if not with_private:
+        query = query.where(TableRow.invite.is_(None))
+    rows = (await session.execute(query)).all()
+    return [
+        {"table": change.table_id, "game": change.game, "players": players, "place": change.place,
+         "won": change.won, "at": _iso(change.created_at), "replay": f"/tables/{change.table_id}/replay"}
+        for change, players in rows
+    ]

@@ -1,0 +1,135 @@
+"""Ratings, leaderboards and profiles: the server's ratings after real games equal the arena's own
+computation (spieltafel.arena.stats.rate_games over the same games), each game counts once (also
+across a restart), people and bots alike; profiles with history and recent games."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from spieltafel.arena.stats import ranks, rate_games
+from spieltafel.server.app import create_app
+
+from .conftest import settings_for
+from .test_ws import table, token
+
+
+@pytest.fixture
+def http(tmp_path: Path) -> Iterator[TestClient]:
+    with TestClient(create_app(settings_for(tmp_path))) as client:
+        yield client
+
+
+def finish(http: TestClient, table_id: int, people: list[dict[str, str]], seed: int) -> dict[str, Any]:
+    """Play the people's seats with random legal moves until the end (bots move by themselves)."""
+    rng = random.Random(seed)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        moved = False
+        for who in people:
+            state = http.get(f"/api/tables/{table_id}/state", headers=who).json()
+            if state["result"] is not None:
+                record: dict[str, Any] = http.get(f"/api/tables/{table_id}/record").json()
+                return record
+            if state["legal"]:
+                move = {"seq": state["seq"], "action": rng.choice(state["legal"])["action"]}
+                http.post(f"/api/tables/{table_id}/moves", json=move, headers=who)
+                moved = True
+        if not moved:
+            time.sleep(0.01)
+    raise AssertionError(f"table {table_id} did not end")
+
+
+def arena_ratings(records: list[dict[str, Any]]) -> dict[str, tuple[float, float]]:
+    """What the arena computes for the same games: each name once per game, at its best seat's rank."""
+    names: list[str] = []
+    rankings = []
+    for record in records:
+        seat_ranks = ranks(record["result"]["scores"], record["result"]["winners"])
+        best: dict[str, int] = {}
+        for seat, name in enumerate(record["seats"]):
+            best[name] = min(best.get(name, seat_ranks[seat]), seat_ranks[seat])
+        names += [name for name in best if name not in names]
+        rankings.append([(names.index(name), place) for name, place in best.items()])
+    rated = rate_games(rankings, len(names))
+    return {name: (r.mu, r.sigma) for name, r in zip(names, rated, strict=True)}
+
+
+def board(http: TestClient, game: str) -> dict[str, dict[str, Any]]:
+    answer = http.get(f"/api/leaderboards/{game}")
+    assert answer.status_code == 200, answer.text
+    return {("bot:" if e["kind"] == "bot" else "") + e["name"]: e for e in answer.json()}
+
+
+def test_ratings_equal_the_arenas_computation_and_count_once(tmp_path: Path) -> None:
+    with TestClient(create_app(settings_for(tmp_path))) as http:
+        alice, bob = token(http), token(http)
+        names = {who["Authorization"]: http.get("/api/session", headers=who).json()["name"] for who in (alice, bob)}
+        games = [
+            (alice, [{"kind": "me"}, {"kind": "bot", "bot": "random"}], [alice]),
+            (alice, [{"kind": "me"}, {"kind": "open"}], [alice, bob]),
+            (bob, [{"kind": "bot", "bot": "random"}, {"kind": "me"}, {"kind": "bot", "bot": "random"}], [bob]),
+            (bob, [{"kind": "me"}, {"kind": "bot", "bot": "greedy"}], [bob]),
+        ]
+        records = []
+        for number, (host, seats, people) in enumerate(games):
+            table_id = table(http, host, "iquazu", seats)
+            if len(people) > 1:
+                http.post(f"/api/tables/{table_id}/join", headers=people[1])
+            records.append(finish(http, table_id, people, number))
+        unfinished = table(http, alice, "iquazu", [{"kind": "me"}, {"kind": "bot", "bot": "easy"}])
+        expected = arena_ratings(records)
+        rated = board(http, "iquazu")
+        assert set(rated) == set(expected) == {*names.values(), "bot:random", "bot:greedy"}
+        for name, (mu, sigma) in expected.items():
+            assert rated[name]["mu"] == pytest.approx(mu, abs=1e-9), name
+            assert rated[name]["sigma"] == pytest.approx(sigma, abs=1e-9), name
+            assert rated[name]["ordinal"] == pytest.approx(mu - 3 * sigma, abs=1e-9)
+        assert [e["rank"] for e in http.get("/api/leaderboards/iquazu").json()] == [1, 2, 3, 4]
+        ordinals = [e["ordinal"] for e in http.get("/api/leaderboards/iquazu").json()]
+        assert ordinals == sorted(ordinals, reverse=True)
+        games_of = {name: sum(name in r["seats"] for r in records) for name in expected}
+        wins_of = {name: sum(any(r["seats"][w] == name for w in r["result"]["winners"]) for r in records)
+                   for name in expected}
+        assert {n: (e["games"], e["wins"]) for n, e in rated.items()} == {n: (games_of[n], wins_of[n]) for n in rated}
+        assert rated["bot:random"]["kind"] == "bot" and rated[names[alice["Authorization"]]]["kind"] == "person"
+        assert http.get("/api/leaderboards/haleakala").json() == []
+        assert http.get("/api/leaderboards/chess").json()["detail"]["code"] == "no-game"
+    with TestClient(create_app(settings_for(tmp_path))) as http:  # a restart rates nothing again
+        assert board(http, "iquazu") == rated
+        assert http.get(f"/api/tables/{unfinished}").json()["status"] == "playing"
+
+
+def test_a_profile_shows_games_wins_history_and_recent_games(http: TestClient) -> None:
+    alice = token(http)
+    name = http.get("/api/session", headers=alice).json()["name"]
+    tables = []
+    for seed in range(2):
+        tables.append(table(http, alice, "iquazu", [{"kind": "me"}, {"kind": "bot", "bot": "random"}]))
+        finish(http, tables[-1], [alice], seed)
+    private = http.post("/api/tables", headers=alice, json={
+        "game": "iquazu", "players": 2, "private": True, "seats": [{"kind": "me"}, {"kind": "bot", "bot": "random"}]})
+    finish(http, private.json()["id"], [alice], 7)
+    profile = http.get(f"/api/players/{name}").json()
+    assert profile["name"] == name and profile["kind"] == "person" and profile["games_played"] == 3
+    [iquazu] = profile["games"]
+    assert iquazu["game"] == "iquazu" and iquazu["games"] == 3 and len(iquazu["history"]) == 3
+    assert (iquazu["history"][-1]["mu"], iquazu["history"][-1]["sigma"]) == (iquazu["mu"], iquazu["sigma"])
+    assert [g["table"] for g in profile["recent"]] == tables[::-1]  # the private game only for alice herself
+    own = http.get(f"/api/players/{name}", headers=alice).json()
+    assert [g["table"] for g in own["recent"]] == [private.json()["id"], *tables[::-1]]
+    assert http.get(profile["recent"][0]["replay"]).status_code == 200
+    assert http.get("/api/players/nobody-here").json()["detail"]["code"] == "no-account"
+    page = http.get(f"/players/{name}", headers=alice).text
+    assert "3 games played" in page and page.count('<circle class="dot"') == 3  # one dot per rated game
+    assert '<polyline class="mu"' in page and f'href="/tables/{tables[0]}/replay"' in page
+    assert http.get("/players/nobody-here").status_code == 404
+    board_page = http.get("/leaderboards/iquazu").text
+    assert f'href="/players/{name}"' in board_page and "Bot (random)" in board_page
+    assert http.get("/leaderboards/chess").status_code == 404
