@@ -1,9 +1,11 @@
 """ISMCTS iterations per second, per game and player count, on positions from random games.
 
-    python bench/ismcts_speed.py [GAME ...] [--seconds-per-move S]
+    python bench/ismcts_speed.py [GAME ...] [--players N ...] [--seconds-per-move S] [--cpu-iterations K]
 
 Each measured move runs the `ismcts` bot with a time budget only; iterations/s = iterations done /
-time spent, over every tenth position of three random games.
+time spent (wall clock), over every tenth position of three random games. With ``--cpu-iterations K``
+every measured move runs exactly K iterations and the rate is per second of this process's CPU time:
+steadier on a shared machine, where wall-clock rates follow the other jobs' load.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ def observe(state: State, seat: int) -> Observation:
     return Observation(seat, state.legal_actions(seat), lambda: state.view(seat), lambda r: state.determinise(seat, r))
 
 
-def rate(game: str, players: int, seconds: float) -> float:
+def rate(game: str, players: int, seconds: float, cpu_iterations: int | None = None) -> float:
     spec = get_game(game)
     rng = Rng(3)
     iterations, spent = 0, 0.0
@@ -33,10 +35,11 @@ def rate(game: str, players: int, seconds: float) -> float:
             seat = seats[0]
             legal = state.legal_actions(seat)
             if step % 10 == 0 and len(legal) > 1:
-                bot = IsmctsBot(seed, iterations=None, seconds=seconds)
-                start = time.perf_counter()
+                clock = time.process_time if cpu_iterations else time.perf_counter
+                bot = IsmctsBot(seed, iterations=cpu_iterations, seconds=None if cpu_iterations else seconds)
+                start = clock()
                 bot.choose(observe(state, seat))
-                spent += time.perf_counter() - start
+                spent += clock() - start
                 iterations += bot.last_iterations
             state.step(seat, rng.choice(legal))
     return iterations / spent
@@ -45,11 +48,15 @@ def rate(game: str, players: int, seconds: float) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("games", nargs="*")
+    parser.add_argument("--players", type=int, nargs="*", help="player counts (default: all the game allows)")
     parser.add_argument("--seconds-per-move", type=float, default=0.2)
+    parser.add_argument("--cpu-iterations", type=int, help="fixed iterations per move, rate per CPU second")
     args = parser.parse_args()
     for spec in [get_game(g) for g in args.games] if args.games else all_games():
         for players in range(spec.min_players, spec.max_players + 1):
-            print(f"| {spec.name} | {players} | {rate(spec.name, players, args.seconds_per_move):,.0f} |", flush=True)
+            if not args.players or players in args.players:
+                per_second = rate(spec.name, players, args.seconds_per_move, args.cpu_iterations)
+                print(f"| {spec.name} | {players} | {per_second:,.0f} |", flush=True)
 
 
 if __name__ == "__main__":

@@ -14,6 +14,7 @@ and the joint choice leads to the child.
 
 from __future__ import annotations
 
+import gc
 import importlib
 import math
 import time
@@ -67,14 +68,15 @@ def leaf_rewards(values: list[float], temperature: float) -> list[float]:
 
 def random_playout(state: State, rng: Rng, depth: int | None = None) -> None:
     """Play uniformly random legal actions: to the end, or ``depth`` actions at most."""
-    steps = 0
-    while depth is None or steps < depth:
-        seats = state.seats_to_act()
+    seats_to_act, legal_actions, step, choice = state.seats_to_act, state.legal_actions, state.step, rng.choice
+    left = -1 if depth is None else depth
+    while left:
+        seats = seats_to_act()
         if not seats:
             return
         seat = seats[0]
-        state.step(seat, rng.choice(state.legal_actions(seat)))
-        steps += 1
+        step(seat, choice(legal_actions(seat)))
+        left -= 1
 
 
 def game_values(game: str) -> tuple[Values | None, float | None]:
@@ -120,6 +122,7 @@ class IsmctsBot:
         self._temperature = 4.0
 
     def choose(self, observation: Observation) -> int:
+        start = time.perf_counter()
         if len(observation.legal) == 1:
             return observation.legal[0]
         root = Node()
@@ -127,13 +130,34 @@ class IsmctsBot:
         values, temperature = game_values(first.game.name)
         self._values = values if self.rollout_depth is not None else None
         self._temperature = self.temperature or temperature or 4.0
-        deadline = time.perf_counter() + self.seconds if self.seconds is not None else math.inf
+        deadline = start + self.seconds - self._reserve(self.seconds) if self.seconds is not None else math.inf
+        collecting = gc.isenabled()
+        gc.disable()  # search builds no reference cycles: the collector's passes over the tree are pure cost
+        try:
+            self.last_iterations = self._search(root, observation, deadline)
+        finally:
+            if collecting:
+                gc.enable()
+        return self._best(root, observation)
+
+    @staticmethod
+    def _reserve(seconds: float) -> float:
+        """Time kept back from the budget for choosing the action and handing it over."""
+        return min(0.02, seconds / 10)
+
+    def _search(self, root: Node, observation: Observation, deadline: float) -> int:
+        """Iterate until the iteration budget is spent or the next iteration could end past
+        ``deadline`` (judged by the slowest iteration so far); at least one iteration. Returns the
+        number of iterations."""
         done = 0
-        while (self.iterations is None or done < self.iterations) and (done == 0 or time.perf_counter() < deadline):
+        slowest = 0.0
+        now = time.perf_counter()
+        while (self.iterations is None or done < self.iterations) and (done == 0 or now + slowest < deadline):
             self._iterate(root, observation.sample(self.rng))
             done += 1
-        self.last_iterations = done
-        return self._best(root, observation)
+            before, now = now, time.perf_counter()
+            slowest = max(slowest, now - before)
+        return done
 
     def _best(self, root: Node, observation: Observation) -> int:
         """The most visited action of the observing seat at the root."""
@@ -192,14 +216,17 @@ class IsmctsBot:
     def _select(self, node: Node, state: State, seat: int) -> tuple[int, bool]:
         """UCB over the children available in this sample; an untried action first."""
         legal = state.legal_actions(seat)
-        untried = [a for a in legal if a not in node.children]
+        children = node.children
+        untried = [a for a in legal if a not in children]
         if untried:
             return self.rng.choice(untried), True
         best, best_value = legal[0], -math.inf
+        exploration, log, sqrt = self.exploration, math.log, math.sqrt
         for action in legal:
-            child = node.children[action]
+            child = children[action]
             child.available += 1
-            value = child.reward / child.visits + self.exploration * math.sqrt(math.log(child.available) / child.visits)
+            visits = child.visits
+            value = child.reward / visits + exploration * sqrt(log(child.available) / visits)
             if value > best_value:
                 best, best_value = action, value
         return best, False

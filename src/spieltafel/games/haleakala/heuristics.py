@@ -29,12 +29,24 @@ def threatened(s: HaleakalaState, f: int) -> bool:
     return f in LAVA_FLOW[segment][: s.craters[segment]]
 
 
+def _flow_depth(f: int) -> int:
+    """How many chips a crater needs before its lava reaches ``f`` (more than ever lie there if never)."""
+    flow = LAVA_FLOW[segment_of(f)]
+    return flow.index(f) + 1 if f in flow else FIELDS
+
+
+FLOW_DEPTH = tuple(_flow_depth(f) for f in range(FIELDS))
+"""Per field: ``threatened`` is true exactly when the crater of its segment holds this many chips or more."""
+FIELD_STATUE_POINTS = tuple(STATUE_POINTS.get(ring_of(f), 0) for f in range(FIELDS))
+
+
 def statue_value(s: HaleakalaState, seat: int, scorings_left: int) -> float:
     value = 0.0
-    for f in range(FIELDS):
-        if s.statues[f] == seat:
-            lasts = scorings_left - 1 if threatened(s, f) else scorings_left
-            value += STATUE_POINTS[ring_of(f)] * lasts
+    craters = s.craters
+    for f, owner in enumerate(s.statues):
+        if owner == seat:
+            lasts = scorings_left - 1 if craters[segment_of(f)] >= FLOW_DEPTH[f] else scorings_left
+            value += FIELD_STATUE_POINTS[f] * lasts
     return value
 
 

@@ -33,6 +33,7 @@ from .components import (
     NAUTILUS,
     NAUTILUS_POINTS,
     PRIESTESS_CARD,
+    RINGS,
     SCORING_CARDS,
     SEGMENT_POINTS,
     SEGMENTS,
@@ -461,8 +462,13 @@ def erupt(s: HaleakalaState, events: list[Event] | None) -> None:
     s.craters = [0] * SEGMENTS
 
 
+RING_FIELDS: Final = tuple(tuple(field(g, ring) for g in range(SEGMENTS)) for ring in range(len(RINGS)))
+"""The fields of each ring, segment by segment."""
+
+
 def statues_on(s: HaleakalaState, seat: int, ring: int) -> int:
-    return sum(1 for g in range(SEGMENTS) if s.statues[field(g, ring)] == seat)
+    statues = s.statues
+    return [statues[f] for f in RING_FIELDS[ring]].count(seat)
 
 
 def points_of(s: HaleakalaState, seat: int, number: int) -> int:

@@ -95,6 +95,9 @@ class HaleakalaState(State):
     def _apply(self, seat: int, action: int, events: list[Event] | None) -> None:
         rules.apply(self, seat, action, events)
 
+    def step(self, seat: int, action: int) -> None:
+        rules.apply(self, seat, action, None)  # State.step without the extra call (the search's hot path)
+
     def view(self, seat: int | None = None) -> dict[str, JSON]:
         return view.view(self, seat)
 
@@ -118,8 +121,23 @@ class HaleakalaState(State):
         twin = object.__new__(type(self))
         twin.__dict__.update(self.__dict__)
         twin.rng = Rng(self.rng.state)
-        for name in self._LISTS:
-            setattr(twin, name, _copy(getattr(self, name)))
+        # what _copy does to each of _LISTS, written out: the nested ones first, then the flat ones
+        twin.decks = [deck[:] for deck in self.decks]
+        twin.collected = [cards[:] for cards in self.collected]
+        twin.shells = [cards[:] for cards in self.shells]
+        twin.discs = [discs[:] for discs in self.discs]
+        twin.round_points = [points[:] for points in self.round_points]
+        twin.effects = [effect[:] for effect in self.effects]
+        twin.box = self.box[:]
+        twin.bays = self.bays[:]
+        twin.discard = self.discard[:]
+        twin.shamans = self.shamans[:]
+        twin.statues = self.statues[:]
+        twin.statue_supply = self.statue_supply[:]
+        twin.craters = self.craters[:]
+        twin.scoring_owner = self.scoring_owner[:]
+        twin.points = self.points[:]
+        twin.buyers = self.buyers[:]
         return twin
 
     _LISTS: ClassVar[tuple[str, ...]] = (
