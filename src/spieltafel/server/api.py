@@ -9,7 +9,16 @@ from fastapi import APIRouter, Depends, Path, Query, Request, Response
 from spieltafel.core import GameRecord, all_games
 
 from .accounts import Account
-from .auth import SESSION_COOKIE, clear_session_cookie, optional_account, require_account, start_session
+from .auth import (
+    SESSION_COOKIE,
+    address_of,
+    clear_session_cookie,
+    optional_account,
+    rate_limits,
+    require_account,
+    sign_in_checked,
+    start_session,
+)
 from .schemas import (
     AccountOut,
     Credentials,
@@ -41,6 +50,9 @@ def _errors(*codes: int) -> dict[int | str, dict[str, Any]]:
     return {code: {"model": ErrorOut} for code in (400, 413, *codes)}
 
 
+LIMITED = 429
+
+
 def _services(request: Request) -> Any:
     return request.app.state.services
 
@@ -52,17 +64,17 @@ async def healthz(request: Request) -> dict[str, str]:
 
 
 @router.post(
-    "/api/accounts", status_code=201, response_model=AccountOut, responses=_errors(409, 422), tags=["accounts"]
+    "/api/accounts", status_code=201, response_model=AccountOut, responses=_errors(409, 422, LIMITED), tags=["accounts"]
 )
 async def create_account(body: Credentials, request: Request) -> dict[str, str]:
+    await rate_limits(request).hit("accounts", address_of(request), "new accounts from your address")
     account = await _services(request).accounts.create(body.name, body.password)
     return {"name": account.name}
 
 
-@router.post("/api/session", response_model=SessionOut, responses=_errors(401, 422), tags=["accounts"])
+@router.post("/api/session", response_model=SessionOut, responses=_errors(401, 422, LIMITED), tags=["accounts"])
 async def sign_in(body: Credentials, request: Request, response: Response) -> dict[str, str]:
-    accounts = _services(request).accounts
-    account = await accounts.authenticate(body.name, body.password)
+    account = await sign_in_checked(request, body.name, body.password)
     await start_session(request, response, account)
     return {"name": account.name}
 
@@ -110,8 +122,11 @@ async def games() -> list[dict[str, Any]]:
     return [game.describe() for game in all_games()]
 
 
-@router.post("/api/tables", status_code=201, response_model=TableId, responses=_errors(401, 422), tags=["tables"])
+@router.post(
+    "/api/tables", status_code=201, response_model=TableId, responses=_errors(401, 422, LIMITED), tags=["tables"]
+)
 async def create_table(body: NewTable, account: Me, request: Request) -> dict[str, int]:
+    await rate_limits(request).hit("tables", str(account.id), "new tables")
     seats = [seat.model_dump() for seat in body.seats]
     table_id = await _services(request).tables.create(
         account, body.game, body.players, body.options, seats, private=body.private
@@ -156,9 +171,10 @@ async def get_state(table_id: TableNumber, account: MaybeMe, request: Request) -
     return state
 
 
-@router.post("/api/tables/{table_id}/moves", response_model=SeqOut, responses=_errors(401, 403, 404, 409, 422),
+@router.post("/api/tables/{table_id}/moves", response_model=SeqOut, responses=_errors(401, 403, 404, 409, 422, LIMITED),
              tags=["play"])
 async def post_move(table_id: TableNumber, body: Move, account: Me, request: Request) -> dict[str, int]:
+    await rate_limits(request).hit("moves", str(account.id), "moves")
     return {"seq": await _services(request).tables.move(account, table_id, body.seq, body.action)}
 
 

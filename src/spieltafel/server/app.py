@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -21,6 +21,7 @@ from .errors import ServiceError
 from .hub import Hub
 from .privacy import PrivateTables
 from .ratings import RatingService
+from .ratelimit import RateLimited, RateLimits
 from .runners import BotPool
 from .settings import MAX_MESSAGE_BYTES, MAX_PAGE_BODY_BYTES, Settings
 from .social_api import router as social_router
@@ -46,6 +47,8 @@ class Services:
     tables: TableService
     chat: ChatService
     ratings: RatingService
+    rate: RateLimits = field(default_factory=RateLimits)
+    """The rate limits (``ratelimit``); replaced at start by the configured ones."""
 
 
 class _TooLarge(Exception):
@@ -108,6 +111,8 @@ class BodyLimit:
 async def _service_error(_request: Request, error: Exception) -> JSONResponse:
     assert isinstance(error, ServiceError)
     headers = {"WWW-Authenticate": "Bearer"} if error.status == 401 else None
+    if isinstance(error, RateLimited):
+        headers = {"Retry-After": str(error.retry_after)}
     return JSONResponse({"detail": error.detail()}, status_code=error.status, headers=headers)
 
 
@@ -150,6 +155,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         ratings = RatingService(db)
         tables.finishers.append(ratings.rate_finished)
         app.state.services = Services(settings, db, hub, AccountService(db), tables, chat, ratings)
+        app.state.services.rate = RateLimits(settings.rate_limits, settings.redis_url)
         await tables.resume()
         try:
             yield

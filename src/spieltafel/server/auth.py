@@ -13,6 +13,7 @@ from starlette.requests import HTTPConnection
 
 from .accounts import Account
 from .errors import Unauthenticated
+from .ratelimit import RateLimits
 
 SESSION_COOKIE = "spieltafel_session"
 SESSION_MAX_AGE = 30 * 24 * 3600
@@ -49,6 +50,28 @@ async def require_account(request: Request) -> Account:
     account = await account_for(request)
     if account is None:
         raise Unauthenticated("signed-out", "sign in first: a session cookie or 'Authorization: Bearer <token>'")
+    return account
+
+
+def rate_limits(connection: HTTPConnection) -> RateLimits:
+    limits: RateLimits = _services(connection).rate
+    return limits
+
+
+def address_of(connection: HTTPConnection) -> str:
+    """The client's address (behind a trusted proxy: as its ``X-Forwarded-For`` says, by uvicorn)."""
+    return connection.client.host if connection.client else "unknown"
+
+
+async def sign_in_checked(connection: HTTPConnection, name: str, password: str) -> Account:
+    """The account for these credentials, within the failed sign-in limits per name and per address."""
+    limits, address = rate_limits(connection), address_of(connection)
+    await limits.check_sign_in(name, address)
+    try:
+        account: Account = await _services(connection).accounts.authenticate(name, password)
+    except Unauthenticated:
+        await limits.failed_sign_in(name, address)
+        raise
     return account
 
 

@@ -33,6 +33,9 @@ class Settings(BaseSettings):
     forwarded_allow_ips: str = Field(
         default="127.0.0.1", description="proxies trusted for X-Forwarded-Proto/-For (comma-separated; '*' any)"
     )
+    rate_limits: dict[str, str] = Field(
+        default_factory=dict, description="overrides of the rate limits by name (see ratelimit.DEFAULT_LIMITS)"
+    )
     cors_origins: list[str] = Field(
         default_factory=list, description="other sites whose pages may call the API with a token; none by default"
     )

@@ -4,7 +4,8 @@ Client → server: ``{"type": "move", "seq", "action"}``, ``{"type": "state"}`` 
 ``{"type": "chat", "text"}``. Server → client: ``{"type": "state", ...}`` (the fields of GET state),
 ``{"type": "chat", "messages": [...]}`` (with ``?chat=1`` on the URL: what this reader may read, all of it
 on connect, then each new message) and, to the sender only, ``{"type": "error", "code", "message"}``.
-A refusal changes nothing and the connection stays open."""
+A refusal changes nothing and the connection stays open, except past the message limit (``ratelimit``:
+100 messages in 20 s by default): then the socket is closed with 1008."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import asyncio
 import inspect
 import json
 import logging
+import secrets
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
@@ -20,12 +22,14 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, Validat
 from .accounts import Account
 from .auth import account_for
 from .errors import NotFound, ServiceError
+from .ratelimit import RateLimits
 from .settings import MAX_MESSAGE_BYTES
 from .tables import StateContext
 
 router = APIRouter()
 log = logging.getLogger("spieltafel.server")
 CLOSE_NO_TABLE = 4404
+CLOSE_POLICY = 1008
 
 
 class MoveMessage(BaseModel):
@@ -57,6 +61,8 @@ class Connection:
         self.services = socket.app.state.services
         self.sending = asyncio.Lock()
         self.chat_seen = 0
+        self.rate: RateLimits = self.services.rate
+        self.key = secrets.token_hex(8)
 
     async def send_state(self, known_seq: int | None = None) -> None:
         state = await self.services.tables.state_for(self.table_id, self.account, known_seq=known_seq)
@@ -106,6 +112,10 @@ class Connection:
             message = await self.socket.receive()
             if message["type"] == "websocket.disconnect":
                 return
+            if not await self.rate.allowed("ws_messages", self.key):
+                await self.send_error("rate-limited", "too many messages: this connection is closed; reconnect later")
+                await self.socket.close(code=CLOSE_POLICY)
+                return
             await self.handle(message.get("text"), message.get("bytes"))
 
     async def handle(self, text: str | None, data: bytes | None) -> None:
@@ -133,6 +143,8 @@ class Connection:
             await self.send_error("invalid", _describe(error))
             return
         try:
+            if self.account is not None:
+                await self.rate.hit("moves", str(self.account.id), "moves")
             await self.services.tables.move(self.account, self.table_id, move.seq, move.action)
         except ServiceError as error:
             await self.send_error(error.code, error.message)

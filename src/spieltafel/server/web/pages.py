@@ -18,7 +18,8 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from spieltafel.core import get_game
 from spieltafel.core.registry import all_games
-from spieltafel.server.auth import cookie_secure, start_session
+from spieltafel.server.auth import address_of, cookie_secure, rate_limits, sign_in_checked, start_session
+from spieltafel.server.ratelimit import RateLimited
 
 from . import board, i18n
 from .security import SESSION_COOKIE, form_of, is_page
@@ -65,6 +66,7 @@ def error_text(error: Exception, gettext: Callable[[str], str]) -> str:
         "started": gettext("This game has already started."),
         "over": gettext("This game is over."),
         "credentials": gettext("Wrong name or password."),
+        "rate-limited": gettext("Too many tries in a short time. Please wait a while and try again."),
     }
     if code in known:
         return known[code]
@@ -215,6 +217,7 @@ async def signup(request: Request) -> Response:
     password = form.get("password", "")
     target = safe_next(form.get("next"))
     error = None
+    status = 422
     if not NAME_PATTERN.fullmatch(name):
         error = gettext("A name has 3 to 20 letters, digits, '-' or '_'.")
     elif len(password) < MIN_PASSWORD:
@@ -224,12 +227,14 @@ async def signup(request: Request) -> Response:
     if error is None:
         services = _services(request)
         try:
+            await rate_limits(request).hit("accounts", address_of(request), "new accounts")
             account = await services.accounts.create(name, password)
             chosen = i18n.normalise(request.cookies.get(i18n.LANGUAGE_COOKIE))
             if chosen:
                 await services.accounts.set_language(account, chosen)
         except _service_error() as refusal:
             code = str(getattr(refusal, "code", ""))
+            status = refusal.status if isinstance(refusal, RateLimited) else status
             if type(refusal).__name__ == "Conflict" or "taken" in code or "exists" in code:
                 error = gettext("That name is taken. Please choose another.")
             elif type(refusal).__name__ == "Invalid":
@@ -240,7 +245,7 @@ async def signup(request: Request) -> Response:
             response = _redirect(target)
             await start_session(request, response, account)
             return response
-    return render(request, "signup.html", {"name": name, "error": error, "next": target}, status=422)
+    return render(request, "signup.html", {"name": name, "error": error, "next": target}, status=status)
 
 
 @router.get("/signin", response_class=HTMLResponse)
@@ -258,13 +263,14 @@ async def signin(request: Request) -> Response:
     target = safe_next(form.get("next"))
     services = _services(request)
     try:
-        account = await services.accounts.authenticate(name, form.get("password", ""))
+        account = await sign_in_checked(request, name, form.get("password", ""))
     except _service_error() as refusal:
         if type(refusal).__name__ in ("Unauthenticated", "Invalid", "NotFound"):
             error = gettext("Wrong name or password.")
         else:
             error = error_text(refusal, gettext)
-        return render(request, "signin.html", {"name": name, "error": error, "next": target}, status=401)
+        status = getattr(refusal, "status", 401)
+        return render(request, "signin.html", {"name": name, "error": error, "next": target}, status=status)
     response = _redirect(target)
     await start_session(request, response, account)
     if not i18n.normalise(getattr(account, "language", None)):
@@ -427,11 +433,13 @@ async def create_table(request: Request) -> Response:
     if sum(1 for s in seats if s["kind"] == "me") != 1:
         return _new_table(request, game.name, str(players), form, gettext("Choose exactly one seat for yourself."), 422)
     try:
+        await rate_limits(request).hit("tables", str(me.id), "new tables")
         table_id = await _services(request).tables.create(
             me, game.name, players, options, seats, private=form.get("private") == "1"
         )
     except _service_error() as refusal:
-        return _new_table(request, game.name, str(players), form, error_text(refusal, gettext), 422)
+        status = getattr(refusal, "status", 422)
+        return _new_table(request, game.name, str(players), form, error_text(refusal, gettext), status)
     return _redirect(f"/tables/{table_id}")
 
 

@@ -1,0 +1,111 @@
+"""Rate limits (the ``limits`` library): counters in Redis when ``Settings.redis_url`` is set, so that
+every server process counts together, else in this process's memory.
+
+What is limited, and by what key (the defaults; ``SPIELTAFEL_RATE_LIMITS`` overrides any of them):
+
+- ``sign_in_name``: failed sign-ins per account name, in growing steps: 5 a minute, 20 an hour, 100 a day;
+  once a step is used up, sign-in for that name waits (429 with ``Retry-After``) until its window moves on.
+- ``sign_in_address``: failed sign-ins per client address (20 a minute, 100 an hour).
+- ``accounts``: new accounts per client address; ``tables``: new tables per account;
+  ``moves``: moves per account (HTTP and WebSocket together).
+- ``ws_messages``: messages per WebSocket connection (100 in 20 s); past it the socket is closed with 1008.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Mapping
+from typing import Final
+
+from limits import RateLimitItem, parse_many
+from limits.aio.storage import MemoryStorage, RedisStorage, Storage
+from limits.aio.strategies import MovingWindowRateLimiter
+
+from .errors import ServiceError
+
+DEFAULT_LIMITS: Final[Mapping[str, str]] = {
+    "sign_in_name": "5/minute;20/hour;100/day",
+    "sign_in_address": "20/minute;100/hour",
+    "accounts": "10/minute;50/hour",
+    "tables": "30/minute;300/hour",
+    "moves": "300/minute",
+    "ws_messages": "100 per 20 seconds",
+}
+REDIS_PREFIX = "spieltafel-limits"
+
+
+class RateLimited(ServiceError):
+    """Too many requests of one kind; ``retry_after`` seconds until the next is taken (429)."""
+
+    status = 429
+
+    def __init__(self, what: str, retry_after: int) -> None:
+        super().__init__("rate-limited", f"too many {what}; try again in {retry_after} s")
+        self.retry_after = retry_after
+
+
+def limits_from(overrides: Mapping[str, str]) -> dict[str, list[RateLimitItem]]:
+    """The limits in force: the defaults with ``overrides`` (unknown names or bad strings raise ValueError)."""
+    unknown = set(overrides) - set(DEFAULT_LIMITS)
+    if unknown:
+        raise ValueError(f"unknown rate limits {sorted(unknown)}; known: {', '.join(DEFAULT_LIMITS)}")
+    return {name: parse_many(overrides.get(name, text)) for name, text in DEFAULT_LIMITS.items()}
+
+
+def storage_for(redis_url: str | None) -> Storage:
+    if not redis_url:
+        return MemoryStorage()
+    uri = "async+" + redis_url if not redis_url.startswith("async+") else redis_url
+    return RedisStorage(uri, implementation="redispy", key_prefix=REDIS_PREFIX)
+
+
+class RateLimits:
+    """Checks and counts; every method raises :class:`RateLimited` when a limit is used up."""
+
+    def __init__(self, overrides: Mapping[str, str] | None = None, redis_url: str | None = None) -> None:
+        self.limits = limits_from(overrides or {})
+        self.storage = storage_for(redis_url)
+        self.limiter = MovingWindowRateLimiter(self.storage)
+
+    async def hit(self, kind: str, key: str, what: str) -> None:
+        """Count one ``kind`` for ``key``; refuse when any of its windows is full (then nothing is counted)."""
+        await self._refuse_if_full(what, ((kind, key),))
+        for item in self.limits[kind]:
+            await self.limiter.hit(item, kind, key)
+
+    async def allowed(self, kind: str, key: str) -> bool:
+        """One more ``kind`` for ``key`` counted, if every window has room; False (nothing counted) if not."""
+        try:
+            await self.hit(kind, key, kind)
+        except RateLimited:
+            return False
+        return True
+
+    async def check_sign_in(self, name: str, address: str) -> None:
+        """Refuse a sign-in while the name or the address has used up its failures."""
+        await self._refuse_if_full("failed sign-ins", (("sign_in_name", name.lower()), ("sign_in_address", address)))
+
+    async def failed_sign_in(self, name: str, address: str) -> None:
+        for kind, key in (("sign_in_name", name.lower()), ("sign_in_address", address)):
+            for item in self.limits[kind]:
+                await self.limiter.hit(item, kind, key)
+
+    async def _refuse_if_full(self, what: str, counters: tuple[tuple[str, str], ...]) -> None:
+        """RateLimited with the longest wait among the full windows (the growing step), if any is full."""
+        waits = [
+            await self._wait(item, kind, key)
+            for kind, key in counters
+            for item in self.limits[kind]
+            if not await self.limiter.test(item, kind, key)
+        ]
+        if waits:
+            raise RateLimited(what, max(waits))
+
+    async def _wait(self, item: RateLimitItem, kind: str, key: str) -> int:
+        stats = await self.limiter.get_window_stats(item, kind, key)
+        return max(1, math.ceil(stats.reset_time - time.time()))
+
+    async def clear(self) -> None:
+        """Forget every counter (tests)."""
+        await self.storage.reset()
