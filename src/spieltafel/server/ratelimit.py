@@ -29,7 +29,7 @@ DEFAULT_LIMITS: Final[Mapping[str, str]] = {
     "sign_in_address": "20/minute;100/hour",
     "accounts": "10/minute;50/hour",
     "tables": "30/minute;300/hour",
-    "moves": "300/minute",
+    "moves": "1000/minute",
     "ws_messages": "100 per 20 seconds",
 }
 REDIS_PREFIX = "spieltafel-limits"
