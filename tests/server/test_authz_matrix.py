@@ -102,6 +102,8 @@ class World:
         seats = [{"kind": "me"}, {"kind": "open"}, {"kind": "bot", "bot": "random"}]
         self.open = self.table({"game": "iquazu", "players": 3, "options": {}, "seats": seats}, "token")
         self.upload = self.upload_key()
+        with_bot = [{"kind": "me"}, {"kind": "bot", "bot": "random"}]
+        self.private = self.table({"game": "iquazu", "players": 2, "seats": with_bot, "private": True}, "token")
 
     def account(self) -> str:
         name = unique_name()
@@ -175,7 +177,9 @@ def seat_is(expected: dict[str, int | None]) -> Callable[[str, Any], None]:
 
 
 def probes(w: World) -> list[Probe]:
-    play, open_, key = w.play, w.open, w.upload
+    play, open_, key, private = w.play, w.open, w.upload, w.private
+    only_owner = {role: (200 if role in ("owner", "token") else 404) for role in ROLES}
+    seated = {"owner": 409, "token": 409, "other-seat": 409}
     seats = {"owner": 0, "token": 0, "other-seat": 1}
     illegal = {"seq": 0, "action": "no such move"}
     new_table = {"game": "haleakala", "players": 2, "options": {}, "seats": [{"kind": "me"}, {"kind": "open"}]}
@@ -251,6 +255,19 @@ def probes(w: World) -> list[Probe]:
         Probe("GET", "/replay/uploaded/{key}", f"/replay/uploaded/{key}", everyone(200)),
         Probe("GET", "/replay/uploaded/{key}/record.json", f"/replay/uploaded/{key}/record.json", everyone(200)),
         Probe("GET", "/tables/{table_id}/history", f"/tables/{play}/history", everyone(200)),
+        # private tables and rematches: a private table is missing (404) for whoever does not sit there
+        Probe("GET", "/api/tables/{table_id}/state", f"/api/tables/{private}/state", only_owner),
+        Probe("GET", "/api/tables/{table_id}", f"/api/tables/{private}", only_owner),
+        Probe("GET", "/tables/{table_id}", f"/tables/{private}", only_owner),
+        Probe("GET", "/tables/{table_id}/history", f"/tables/{private}/history", only_owner),
+        Probe("GET", "/api/tables/{table_id}/chat", f"/api/tables/{private}/chat", only_owner),
+        Probe("GET", "/api/tables/{table_id}/invitation", f"/api/tables/{private}/invitation", only_owner),
+        Probe("GET", "/api/tables/{table_id}/invitation", f"/api/tables/{play}/invitation", signed_in(409)),
+        Probe("POST", "/api/invitations/{code}", "/api/invitations/not-a-code", signed_in(404)),
+        Probe("GET", "/invite/{code}", "/invite/not-a-code", signed_in(404, refused=SIGNIN)),
+        Probe("POST", "/api/tables/{table_id}/rematch", f"/api/tables/{play}/rematch", signed_in(403) | seated),
+        Probe("POST", "/tables/{table_id}/rematch", f"/tables/{play}/rematch",
+              signed_in(403, refused=SIGNIN) | seated),
         Probe("GET", "/ws/tables/{table_id}", f"/ws/tables/{play}", everyone("socket")),  # the socket tests below
     ]
 
@@ -328,10 +345,13 @@ def test_every_route_answers_every_caller_as_documented(world: World) -> None:
     assert cells >= 50 * len(ROLES)
 
 
-def _until(socket: Any, kind: str) -> dict[str, Any]:
+def _until(socket: Any, kind: str, text: str | None = None) -> dict[str, Any]:
+    """The next error, or the next ``kind`` message (for chat: the one carrying ``text``)."""
     for _ in range(20):
         message: dict[str, Any] = socket.receive_json()
-        if message["type"] in (kind, "error"):
+        if message["type"] == "error":
+            return message
+        if message["type"] == kind and (text is None or any(m["text"] == text for m in message["messages"])):
             return message
     raise AssertionError(f"no {kind} message")
 
@@ -356,6 +376,7 @@ def test_every_socket_message_answers_every_caller_as_documented(world: World) -
         world.client.cookies.clear()
         with world.client.websocket_connect(f"/ws/tables/{world.play}?chat=1", headers=headers) as socket:
             first = _until(socket, "state")
+            _until(socket, "chat")  # the history on connect (possibly empty)
             if first.get("seat") != seats.get(role):
                 problems.append(f"socket as {role}: seat {first.get('seat')}")
             sent = {
@@ -365,7 +386,7 @@ def test_every_socket_message_answers_every_caller_as_documented(world: World) -
             }
             for kind, message in sent.items():
                 socket.send_text(json.dumps(message))
-                answer = _until(socket, "chat" if kind == "chat" else "state")
+                answer = _until(socket, "chat", message["text"]) if kind == "chat" else _until(socket, "state")
                 got = answer["code"] if answer["type"] == "error" else answer["type"]
                 if got != SOCKET_EXPECT[kind][role]:
                     problems.append(f"socket {kind} as {role}: {got}, expected {SOCKET_EXPECT[kind][role]}")
