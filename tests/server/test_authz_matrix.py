@@ -255,6 +255,12 @@ def probes(w: World) -> list[Probe]:
         Probe("GET", "/replay/uploaded/{key}", f"/replay/uploaded/{key}", everyone(200)),
         Probe("GET", "/replay/uploaded/{key}/record.json", f"/replay/uploaded/{key}/record.json", everyone(200)),
         Probe("GET", "/tables/{table_id}/history", f"/tables/{play}/history", everyone(200)),
+        # ratings: public
+        Probe("GET", "/api/leaderboards/{game}", "/api/leaderboards/iquazu", everyone(200)),
+        Probe("GET", "/api/players/{name}", f"/api/players/{w.names['owner']}", everyone(200)),
+        Probe("GET", "/leaderboards", "/leaderboards", everyone(303)),  # to the first game's board
+        Probe("GET", "/leaderboards/{game}", "/leaderboards/iquazu", everyone(200)),
+        Probe("GET", "/players/{name}", f"/players/{w.names['owner']}", everyone(200)),
         # private tables and rematches: a private table is missing (404) for whoever does not sit there
         Probe("GET", "/api/tables/{table_id}/state", f"/api/tables/{private}/state", only_owner),
         Probe("GET", "/api/tables/{table_id}", f"/api/tables/{private}", only_owner),

@@ -20,8 +20,8 @@ from .db import Database
 from .errors import ServiceError
 from .hub import Hub
 from .privacy import PrivateTables
-from .ratings import RatingService
 from .ratelimit import RateLimited, RateLimits
+from .ratings import RatingService
 from .runners import BotPool
 from .settings import MAX_MESSAGE_BYTES, MAX_PAGE_BODY_BYTES, Settings
 from .social_api import router as social_router
