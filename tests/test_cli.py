@@ -253,3 +253,12 @@ def test_bench_reports_every_figure() -> None:
     for row in rows:
         assert row["actions_per_second"] > 0 and row["clones_per_second"] > 0
         assert row["determinisations_per_second"] > 0 and row["games"] >= 1
+
+
+@pytest.mark.parametrize(("flag", "clock"), [((), "cpu"), (("--wall-clock",), "wall")])
+def test_bench_names_its_clock(flag: tuple[str, ...], clock: str) -> None:
+    code, out, _ = run("bench", "haleakala", "--seconds", "0.2", "--json", *flag)
+    assert code == 0
+    document = json.loads(out)
+    assert document["clock"] == clock
+    assert document["results"][0]["seconds"] >= 0.2

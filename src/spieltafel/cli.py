@@ -407,32 +407,41 @@ def bench(
     compare_openspiel: Annotated[
         bool, typer.Option("--compare-openspiel", help="Also run OpenSpiel's C++ backgammon the same way.")
     ] = False,
+    wall_clock: Annotated[
+        bool, typer.Option("--wall-clock", help="Time on the wall clock instead of this process's CPU time.")
+    ] = False,
 ) -> None:
-    """Random-playout throughput on one core: games/s, actions/s, clones/s, determinisations/s."""
+    """Random-playout throughput on one core: games/s, actions/s, clones/s, determinisations/s.
+
+    Rates are per second of CPU time of this process (``--wall-clock``: per wall-clock second), for
+    Spieltafel and OpenSpiel alike, so that other jobs on a shared machine do not skew the ratio."""
     from spieltafel.bench import openspiel_peer
     from spieltafel.bench.playouts import measure
 
+    clock = time.perf_counter if wall_clock else time.process_time
     with user_errors():
         specs = [get_game(g) for g in games] if games else all_games()
         if compare_openspiel and not openspiel_peer.openspiel_available():
             raise SpieltafelError("--compare-openspiel needs OpenSpiel: pip install 'spieltafel[openspiel]'")
         rows: list[dict[str, Any]] = [
-            {"game": spec.name, **measure(spec, players, seconds)}
+            {"game": spec.name, **measure(spec, players, seconds, clock=clock)}
             for spec in specs
             for players in range(spec.min_players, spec.max_players + 1)
         ]
-        peer = openspiel_peer.run_backgammon_playouts(seconds) if compare_openspiel else None
+        peer = openspiel_peer.run_backgammon_playouts(seconds, clock=clock) if compare_openspiel else None
         if peer is not None:
             for row in rows:
                 row["ratio_to_openspiel"] = row["actions_per_second"] / peer["actions_per_second"]
+        clock_name = "wall" if wall_clock else "cpu"
         if as_json:
-            print_json({"results": rows, "openspiel_backgammon": peer})
+            print_json({"clock": clock_name, "results": rows, "openspiel_backgammon": peer})
             return
-        _print_bench(rows, peer)
+        _print_bench(rows, peer, clock_name)
 
 
-def _print_bench(rows: list[dict[str, Any]], peer: dict[str, float] | None) -> None:
-    table = Table(title="random playouts, one core")
+def _print_bench(rows: list[dict[str, Any]], peer: dict[str, float] | None, clock_name: str) -> None:
+    per = "CPU second of this process" if clock_name == "cpu" else "wall-clock second"
+    table = Table(title=f"random playouts, one core, per {per}")
     for column in ("game", "players", "games/s", "actions/s", "clones/s", "determinisations/s"):
         table.add_column(column, justify="right")
     if peer:
