@@ -142,6 +142,10 @@ def cards_paid(pattern: int, slot_colour: int) -> tuple[int, int, int]:
     return paid[0], paid[1], paid[2]
 
 
+CARDS_PAID = tuple(tuple(cards_paid(p, colour) for p in range(PATTERN_COUNT)) for colour in range(3))
+"""CARDS_PAID[slot colour][pattern]: :func:`cards_paid`, looked up."""
+
+
 def pattern_for(any_colour: bool, slot_colour: int, cards: tuple[int, int, int]) -> int | None:
     """The pattern that pays exactly ``cards`` (white, blue, orange), or None if none does."""
     if any_colour:

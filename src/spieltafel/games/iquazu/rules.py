@@ -13,6 +13,8 @@ from spieltafel.core import Event, IllegalActionError
 from .board import (
     ANY_PATTERN_START,
     CARD_CAP,
+    CARDS_PAID,
+    COLUMN_SLOTS,
     COLUMN_STARTS,
     LAST_INTERIM,
     PATTERN_COUNT,
@@ -149,11 +151,12 @@ def reshuffle(s: IquazuState, events: list[Event] | None) -> None:
 
 def place_gem(s: IquazuState, seat: int, slot: int, pattern: int, events: list[Event] | None) -> None:
     """Pay the cards face up onto the discard pile and put a gem on ``slot``."""
-    paid = cards_paid(pattern, s.layout.colour[slot])
+    paid = CARDS_PAID[s.layout.colour[slot]][pattern]
     hand = s.hands[seat]
+    discards = s.discards
     for colour in range(3):
         hand[colour] -= paid[colour]
-        s.discards[colour] += paid[colour]
+        discards[colour] += paid[colour]
     if pattern >= ANY_PATTERN_START:
         s.tiles[seat][ANY] -= 1
         s.used_tiles[ANY] += 1
@@ -248,14 +251,14 @@ def drop_water(s: IquazuState, events: list[Event] | None) -> None:
         _refill_drops(s, events)
         if not s.drops:
             return
-    column = s.frame
-    for slot in range(COLUMN_STARTS[column], COLUMN_STARTS[column + 1]):
-        if s.slots[slot] == EMPTY:
-            s.slots[slot] = WATER
-            s.drops -= 1
-            if events is not None:
-                events.append(Event("water", {"seat": s.water_holder, "slot": slot_name(slot)}))
-            break
+    start = COLUMN_STARTS[s.frame]
+    cells = s.slots[start : COLUMN_STARTS[s.frame + 1]]
+    if EMPTY in cells:
+        slot = start + cells.index(EMPTY)
+        s.slots[slot] = WATER
+        s.drops -= 1
+        if events is not None:
+            events.append(Event("water", {"seat": s.water_holder, "slot": slot_name(slot)}))
     if _first_column_full(s):
         score_columns(s, events)
 
@@ -301,15 +304,15 @@ def rock_ranking(s: IquazuState, column: int) -> list[int]:
     """Seats with gems in ``column``, best first: most gems; tie: the gem lower down wins."""
     count = [0] * s.players
     lowest = [0] * s.players
-    start = COLUMN_STARTS[column]
-    for slot in range(start, COLUMN_STARTS[column + 1]):
-        owner = s.slots[slot]
+    slots = s.slots
+    for slot in COLUMN_SLOTS[column]:
+        owner = slots[slot]
         if owner >= 0:
             count[owner] += 1
             lowest[owner] = slot  # slots run top to bottom: the last one seen is the lowest
-    ranked = [seat for seat in range(s.players) if count[seat]]
-    ranked.sort(key=lambda seat: (count[seat], lowest[seat]), reverse=True)
-    return ranked
+    ranked = [(count[seat], lowest[seat], seat) for seat in range(s.players) if count[seat]]
+    ranked.sort(reverse=True)  # lowest slots differ between seats: the seat never decides
+    return [seat for _, _, seat in ranked]
 
 
 def score_rock(s: IquazuState, column: int, events: list[Event] | None) -> None:
@@ -325,13 +328,14 @@ def bonus_winner(s: IquazuState, row: int) -> int | None:
     """Most gems in ``row`` within the frame; tie: the gem further right, then further down."""
     count = [0] * s.players
     best = [0] * s.players
+    slots = s.slots
     for slot in s.layout.frame_rows[s.frame][row]:
-        owner = s.slots[slot]
+        owner = slots[slot]
         if owner >= 0:
             count[owner] += 1
             best[owner] = slot  # ascending ids: further right, then lower down
-    seats = [seat for seat in range(s.players) if count[seat]]
-    return max(seats, key=lambda seat: (count[seat], best[seat])) if seats else None
+    leader = max([(count[seat], best[seat], seat) for seat in range(s.players) if count[seat]], default=None)
+    return None if leader is None else leader[2]  # best slots differ between seats: the seat never decides
 
 
 def hand_out_bonus_tiles(s: IquazuState, events: list[Event] | None) -> None:
