@@ -18,6 +18,7 @@ from rich.text import Text
 
 from spieltafel.arena.command import arena_command
 from spieltafel.bots import Bot, make_bot
+from spieltafel.connect import connect_command
 from spieltafel.console import OneLineErrors, literal, out, parse_options, progress_bar, user_errors
 from spieltafel.core import (
     Game,
@@ -465,6 +466,7 @@ def _print_bench(rows: list[dict[str, Any]], peer: dict[str, float] | None, cloc
 
 app.command("arena")(arena_command)
 app.command("serve")(serve)
+app.command("connect")(connect_command)
 
 
 def main() -> None:

@@ -46,6 +46,7 @@ class Account:
     id: int
     name: str
     language: str | None
+    program: bool = False
 
 
 def digest(secret: str) -> str:
@@ -85,7 +86,7 @@ class TokenInfo:
 
 
 def _account(row: AccountRow) -> Account:
-    return Account(row.id, row.name, row.language)
+    return Account(row.id, row.name, row.language, bool(row.program))
 
 
 def _verify(stored: str, password: str) -> bool:
@@ -101,13 +102,13 @@ class AccountService:
     def __init__(self, db: Database) -> None:
         self.db = db
 
-    async def create(self, name: str, password: str) -> Account:
+    async def create(self, name: str, password: str, program: bool = False) -> Account:
         check_name(name)
         check_password(password, name)
         hashed = await asyncio.to_thread(_hasher.hash, password)
         try:
             async with self.db.write() as session:
-                row = AccountRow(name=name, password_hash=hashed)
+                row = AccountRow(name=name, password_hash=hashed, program=program)
                 session.add(row)
                 await session.flush()
                 return _account(row)
@@ -145,6 +146,11 @@ class AccountService:
         async with self.db.write() as session:
             await session.execute(update(AccountRow).where(AccountRow.id == account.id).values(password_hash=hashed))
             await session.execute(delete(SessionRow).where(SessionRow.account_id == account.id))
+
+    async def mark_program(self, account: Account, program: bool) -> None:
+        """Say whether the account is a program (marked as such on seats, boards, profiles and chat)."""
+        async with self.db.write() as session:
+            await session.execute(update(AccountRow).where(AccountRow.id == account.id).values(program=program))
 
     async def create_token(self, account: Account) -> str:
         """A new personal token; only its hash is kept, so it is shown this once."""

@@ -26,6 +26,7 @@ from .schemas import (
     Health,
     Join,
     Move,
+    NewAccount,
     NewTable,
     PasswordChange,
     SeatOut,
@@ -66,9 +67,9 @@ async def healthz(request: Request) -> dict[str, str]:
 @router.post(
     "/api/accounts", status_code=201, response_model=AccountOut, responses=_errors(409, 422, LIMITED), tags=["accounts"]
 )
-async def create_account(body: Credentials, request: Request) -> dict[str, str]:
+async def create_account(body: NewAccount, request: Request) -> dict[str, str]:
     await rate_limits(request).hit("accounts", address_of(request), "new accounts from your address")
-    account = await _services(request).accounts.create(body.name, body.password)
+    account = await _services(request).accounts.create(body.name, body.password, body.program)
     return {"name": account.name}
 
 

@@ -77,7 +77,8 @@ class ChatService:
             session.add(row)
             await session.flush()
         self.hub.publish(table_id, row.id)
-        return {"id": row.id, "channel": channel, "name": account.name, "text": text, "at": _iso(row.created_at)}
+        return {"id": row.id, "channel": channel, "name": account.name, "program": account.program, "text": text,
+                "at": _iso(row.created_at)}
 
     def _throttle(self, account: Account) -> None:
         now = self.clock()
@@ -95,7 +96,7 @@ class ChatService:
         seat = await self.tables.seat_of(table_id, account)
         channels = CHANNELS[:1] if seat is not None else CHANNELS
         query = (
-            select(ChatRow.id, ChatRow.channel, AccountRow.name, ChatRow.text, ChatRow.created_at)
+            select(ChatRow.id, ChatRow.channel, AccountRow.name, AccountRow.program, ChatRow.text, ChatRow.created_at)
             .join(AccountRow, AccountRow.id == ChatRow.account_id)
             .where(ChatRow.table_id == table_id, ChatRow.channel.in_(channels), ChatRow.id > after)
             .order_by(ChatRow.id.desc()).limit(HISTORY)
@@ -106,8 +107,8 @@ class ChatService:
         async with self.db.session() as session:
             rows = (await session.execute(query)).all()
         return [
-            {"id": id_, "channel": channel, "name": name, "text": text, "at": _iso(at)}
-            for id_, channel, name, text, at in reversed(rows)
+            {"id": id_, "channel": channel, "name": name, "program": bool(program), "text": text, "at": _iso(at)}
+            for id_, channel, name, program, text, at in reversed(rows)
         ]
 
     async def mutes(self, account: Account) -> list[str]:

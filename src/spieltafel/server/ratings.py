@@ -106,14 +106,14 @@ class RatingService:
         """The game's rated players, best first by mu − 3 sigma."""
         _known_game(game)
         query = (
-            select(RatingRow, AccountRow.name)
+            select(RatingRow, AccountRow.name, AccountRow.program)
             .outerjoin(AccountRow, AccountRow.id == RatingRow.account_id)
             .where(RatingRow.game == game)
             .order_by((RatingRow.mu - 3 * RatingRow.sigma).desc(), RatingRow.player).limit(limit)
         )
         async with self.db.session() as session:
             found = (await session.execute(query)).all()
-        return [{"rank": n, **_entry(row, name)} for n, (row, name) in enumerate(found, start=1)]
+        return [{"rank": n, **_entry(row, name, program)} for n, (row, name, program) in enumerate(found, start=1)]
 
     async def profile(self, name: str, viewer: Account | None) -> dict[str, Any]:
         """An account's games played, ratings and wins per game with their history, and recent games
@@ -132,10 +132,10 @@ class RatingService:
         games = []
         for row in ratings:
             history = [_point(change) for change in changes if change.game == row.game]
-            games.append({**_entry(row, account.name), "history": history})
+            games.append({**_entry(row, account.name, account.program), "history": history})
         return {
             "name": account.name,
-            "kind": "person",
+            "kind": "program" if account.program else "person",
             "games_played": sum(row.games for row in ratings),
             "games": games,
             "recent": recent,
@@ -149,12 +149,12 @@ def _known_game(game: str) -> None:
         raise NotFound("no-game", f"there is no game {game[:60]!r}") from error
 
 
-def _entry(row: RatingRow, name: str | None) -> dict[str, Any]:
+def _entry(row: RatingRow, name: str | None, program: bool | None) -> dict[str, Any]:
     bot = row.player.startswith(BOT_PREFIX)
     return {
         "game": row.game,
         "name": row.player[len(BOT_PREFIX):] if bot else name,
-        "kind": "bot" if bot else "person",
+        "kind": "bot" if bot else "program" if program else "person",
         "mu": row.mu,
         "sigma": row.sigma,
         "ordinal": ordinal(row.mu, row.sigma),

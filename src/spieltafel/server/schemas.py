@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 
 from spieltafel.core import GameRecord
 
@@ -30,6 +30,10 @@ class PasswordChange(Strict):
 class TokenListed(Strict):
     id: int = Field(description="revoke with DELETE /api/tokens/{id}")
     created_at: datetime
+
+
+class NewAccount(Credentials):
+    program: StrictBool = Field(default=False, description="the account is a program (a bot or an agent), not a person")
 
 
 class AccountOut(Strict):
@@ -91,6 +95,7 @@ class SeatInfo(Strict):
     kind: Literal["player", "bot", "open"]
     name: str | None
     bot: str | None
+    program: bool = Field(default=False, description="the account sitting here is a program")
 
 
 class TableOut(Strict):

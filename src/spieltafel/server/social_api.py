@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Path, Request, Response
-from pydantic import BaseModel, ConfigDict, Field, StrictStr
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr
 
 from .accounts import Account
 from .auth import optional_account, require_account
@@ -32,12 +32,28 @@ class ChatOut(Strict):
     id: int
     channel: Literal["players", "spectators"]
     name: str
+    program: bool = Field(description="the author is a program")
     text: str
     at: str = Field(description="when it was said (ISO 8601, UTC)")
 
 
 class MuteOut(Strict):
     name: str
+
+
+class ProgramIn(Strict):
+    program: StrictBool
+
+
+class ProgramOut(Strict):
+    name: str
+    program: bool
+
+
+class SampleOut(Strict):
+    seq: int
+    seat: int
+    state: dict[str, Any] = Field(description="a full state drawn from your seat's information set")
 
 
 class TableRef(Strict):
@@ -168,3 +184,18 @@ async def leaderboard(game: Annotated[str, Path(max_length=40)], request: Reques
 async def profile(name: AccountName, account: MaybeMe, request: Request) -> dict[str, Any]:
     found: dict[str, Any] = await _services(request).ratings.profile(name, account)
     return found
+
+
+@router.put("/api/account/program", response_model=ProgramOut, responses=_errors(401, 422), tags=["accounts"])
+async def mark_program(body: ProgramIn, account: Me, request: Request) -> dict[str, Any]:
+    await _services(request).accounts.mark_program(account, body.program)
+    return {"name": account.name, "program": body.program}
+
+
+@router.get("/api/tables/{table_id}/sample", response_model=SampleOut, responses=_errors(401, 403, 404, 409),
+            tags=["play"])
+async def sample(table_id: TableNumber, account: Me, request: Request) -> dict[str, Any]:
+    """For search bots playing through the API: one determinisation for your seat (what you cannot see
+    drawn at random; it depends only on your seat's view)."""
+    drawn: dict[str, Any] = await _services(request).tables.sample_for(account, table_id)
+    return drawn

@@ -23,7 +23,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from spieltafel.bots import BOTS
-from spieltafel.core import Event, GameRecord, GameResult, RecordedAction, SpieltafelError, State, get_game
+from spieltafel.core import Event, GameRecord, GameResult, RecordedAction, Rng, SpieltafelError, State, get_game
 
 from .accounts import Account
 from .db import AccountRow, Database, GuestRow, MoveRow, SeatRow, TableRow
@@ -57,13 +57,14 @@ class Seat:
     account_id: int | None
     name: str | None
     bot: str | None
+    program: bool = False
 
     @property
     def kind(self) -> str:
         return "bot" if self.bot else "player" if self.account_id is not None else "open"
 
     def public(self, number: int) -> dict[str, Any]:
-        return {"seat": number, "kind": self.kind, "name": self.name, "bot": self.bot}
+        return {"seat": number, "kind": self.kind, "name": self.name, "bot": self.bot, "program": self.program}
 
 
 @dataclass(slots=True)
@@ -217,6 +218,18 @@ class TableService:
                 session.add(GuestRow(table_id=table_id, account_id=account.id))
         self._guests.add((table_id, account.id))
         return table_id
+
+    async def sample_for(self, account: Account, table_id: int) -> dict[str, Any]:
+        """A full state drawn from ``account``'s seat's information set (``determinise`` with fresh
+        randomness: it depends only on that seat's view, so it tells nothing the view does not)."""
+        live = await self._read(table_id)
+        seat = live.seat_of(account)
+        if seat is None:
+            raise Forbidden("not-seated", f"you do not sit at table {table_id}: samples are for players")
+        if live.status != "playing":
+            raise Conflict("not-playing", f"table {table_id} is {live.status}: samples are drawn while it plays")
+        drawn = live.state.determinise(seat, Rng(secrets.randbits(62)))
+        return {"seq": live.seq, "seat": seat, "state": drawn.to_json()}
 
     async def invitation(self, table_id: int, account: Account | None) -> str | None:
         """The invitation code of a private table, for the accounts seated there (else None)."""
@@ -631,8 +644,8 @@ def _seat_rows(seats: list[Mapping[str, Any]], players: int, account: Account) -
 
 async def _seats(session: AsyncSession, table_id: int) -> list[Seat]:
     rows = await session.execute(
-        select(SeatRow.account_id, AccountRow.name, SeatRow.bot)
+        select(SeatRow.account_id, AccountRow.name, SeatRow.bot, AccountRow.program)
         .outerjoin(AccountRow, AccountRow.id == SeatRow.account_id)
         .where(SeatRow.table_id == table_id).order_by(SeatRow.seat)
     )
-    return [Seat(account_id, name, bot) for account_id, name, bot in rows.all()]
+    return [Seat(account_id, name, bot, bool(program)) for account_id, name, bot, program in rows.all()]

@@ -25,6 +25,8 @@ class AccountRow(Base):
     password_hash: Mapped[str] = mapped_column(String(200))
     language: Mapped[str | None] = mapped_column(String(8), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    program: Mapped[bool] = mapped_column(Boolean, default=False)
+    """A program (a bot or an agent) rather than a person: marked as such wherever it shows."""
 
 
 class SessionRow(Base):

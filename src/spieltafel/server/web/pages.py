@@ -114,13 +114,15 @@ def seat_rows(table: Mapping[str, Any], gettext: Callable[[str], str], me: Any =
         if bot and not name:
             kind = "bot"
         elif name:
-            kind = kind if kind in ("person", "program") else "person"
+            kind = "program" if seat.get("program") or kind == "program" else "person"
         elif kind != "bot":
             kind = "open"
         if kind == "bot":
             label = gettext("Bot (%(level)s)") % {"level": bot_level_name(str(bot or ""), gettext)}
         elif kind == "open":
             label = gettext("open seat")
+        elif kind == "program":
+            label = gettext("%(name)s (program)") % {"name": name}
         else:
             label = str(name)
         rows.append(
@@ -228,7 +230,7 @@ async def signup(request: Request) -> Response:
         services = _services(request)
         try:
             await rate_limits(request).hit("accounts", address_of(request), "new accounts")
-            account = await services.accounts.create(name, password)
+            account = await services.accounts.create(name, password, form.get("program") == "1")
             chosen = i18n.normalise(request.cookies.get(i18n.LANGUAGE_COOKIE))
             if chosen:
                 await services.accounts.set_language(account, chosen)
@@ -569,6 +571,7 @@ def client_texts(gettext: Callable[[str], str]) -> dict[str, str]:
         "spectator": gettext("You are watching this game."),
         "no_moves_yet": gettext("No moves yet."),
         "chat_spectator": gettext("spectator"),
+        "program": gettext("program"),
         "too-fast": gettext("You are writing too fast. Wait a few seconds."),
         "too-long": gettext("A message has at most 500 characters."),
         "empty": gettext("Write something first."),

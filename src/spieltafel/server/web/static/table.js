@@ -271,6 +271,12 @@ class TablePage {
     name.className = "chat-name";
     name.textContent = message.name;
     item.append(name);
+    if (message.program) {
+      const badge = document.createElement("span");
+      badge.className = "badge program";
+      badge.textContent = this.texts.program || "";
+      item.append(" ", badge);
+    }
     if (message.channel === "spectators") {
       const channel = document.createElement("span");
       channel.className = "chat-channel";

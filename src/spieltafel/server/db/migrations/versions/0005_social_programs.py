@@ -1,0 +1,23 @@
+"""Accounts that are programs (bots or agents playing through the API), marked as such everywhere.
+
+Revision ID: 0005
+Revises: 0004
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from alembic import op
+
+revision = "0005"
+down_revision = "0004"
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    op.add_column("accounts", sa.Column("program", sa.Boolean, nullable=False, server_default=sa.false()))
+
+
+def downgrade() -> None:
+    op.drop_column("accounts", "program")
