@@ -125,21 +125,25 @@ def play(
     game = get_game(game_name)
     say(f"{name} plays seat {number} of table {table_id} ({game.title})")
     headers = {"Authorization": f"Bearer {server.token}"}
-    for attempt in range(RECONNECTS + 1):
+    failures = 0
+    while True:
+        moves: list[int] = []
         try:
             with connect(server.socket_url(table_id), additional_headers=headers, open_timeout=30) as socket:
-                return _play_socket(socket, server, table_id, game, player, say)
+                return _play_socket(socket, server, table_id, game, player, say, moves)
         except (OSError, websockets.exceptions.ConnectionClosedError) as error:
-            if attempt == RECONNECTS:
+            failures = 1 if moves else failures + 1  # a connection that played counts as a fresh start
+            if failures > RECONNECTS:
                 raise ConnectError(f"the connection to {server.url} failed: {error}") from error
             say(f"connection lost ({error}); reconnecting")
-            time.sleep(min(10.0, 0.5 * 2**attempt))
-    raise ConnectError("unreachable")  # pragma: no cover
+            time.sleep(min(10.0, 0.5 * 2**failures))
 
 
 def _play_socket(
-    socket: Any, server: Server, table_id: int, game: Game, player: Player, say: Callable[[str], None]
+    socket: Any, server: Server, table_id: int, game: Game, player: Player, say: Callable[[str], None],
+    moves: list[int],
 ) -> dict[str, Any]:
+    """Play over one connection; ``moves`` collects the seqs played on it."""
     played: int | None = None
     seen: int | None = None
     refusals = 0
@@ -165,6 +169,7 @@ def _play_socket(
             notation = next((i["notation"] for i in message["legal"] if i["action"] == action), str(action))
             socket.send(json.dumps({"type": "move", "seq": message["seq"], "action": action}))
             played = message["seq"]
+            moves.append(played)
             say(f"seq {message['seq']}: {notation}")
     raise ConnectError(f"the server closed the connection to table {table_id}")
 

@@ -274,6 +274,10 @@ def probes(w: World) -> list[Probe]:
         Probe("POST", "/api/tables/{table_id}/rematch", f"/api/tables/{play}/rematch", signed_in(403) | seated),
         Probe("POST", "/tables/{table_id}/rematch", f"/tables/{play}/rematch",
               signed_in(403, refused=SIGNIN) | seated),
+        # programs as players: a seat's determinisation for its players only; marking oneself a program
+        Probe("GET", "/api/tables/{table_id}/sample", f"/api/tables/{play}/sample",
+              signed_in(403, owner=200, token=200, other_seat=200)),
+        Probe("PUT", "/api/account/program", "/api/account/program", signed_in(200), body={"program": False}),
         Probe("GET", "/ws/tables/{table_id}", f"/ws/tables/{play}", everyone("socket")),  # the socket tests below
     ]
 

@@ -91,7 +91,8 @@ def test_connect_plays_a_whole_game_against_a_person(server: Server, game: str, 
         record = GameRecord.model_validate(http.get(f"/api/tables/{table_id}/record").json())
         assert record.seats[1] == robot_name and replay(record).scores() == final["result"]["scores"]
         moves_by_program = sum(1 for action in record.actions if action.seat == 1)
-        assert moves_by_program > 0 and output.count("seq ") == moves_by_program
+        played = {line.split(":")[0] for line in output.splitlines() if line.startswith("seq ")}
+        assert moves_by_program > 0 and len(played) == moves_by_program  # a move resent after a reconnect: once
         seat = http.get(f"/api/tables/{table_id}").json()["seats"][1]
         assert seat["name"] == robot_name and seat["program"] is True
         rated = {e["name"]: e["kind"] for e in http.get(f"/api/leaderboards/{game}").json()}
