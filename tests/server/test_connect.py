@@ -70,7 +70,7 @@ def person_plays(http: httpx.Client, table_id: int, me: dict[str, str], rng: ran
 
 @pytest.mark.parametrize(
     ("game", "how"),
-    [("iquazu", ["--bot", "greedy"]), ("haleakala", ["--player", "examples/program_player.py:choose"])],
+    [("iquazu", ["--bot", "hard"]), ("haleakala", ["--player", "examples/program_player.py:choose"])],
 )
 def test_connect_plays_a_whole_game_against_a_person(server: Server, game: str, how: list[str]) -> None:
     with httpx.Client(base_url=server.url, timeout=30) as http:

@@ -130,6 +130,7 @@ def test_a_profile_shows_games_wins_history_and_recent_games(http: TestClient) -
     assert "3 games played" in page and page.count('<circle class="dot"') == 3  # one dot per rated game
     assert '<polyline class="mu"' in page and f'href="/tables/{tables[0]}/replay"' in page
     assert http.get("/players/nobody-here").status_code == 404
+    assert f'<a href="/players/{name}">{name}</a>' in http.get(f"/tables/{tables[0]}").text  # names lead here
     board_page = http.get("/leaderboards/iquazu").text
     assert f'href="/players/{name}"' in board_page and "Bot (random)" in board_page
     assert http.get("/leaderboards/chess").status_code == 404

@@ -537,6 +537,8 @@ def result_rows(
             {
                 "seat": number,
                 "label": row["label"],
+                "kind": row["kind"],
+                "name": row["name"],
                 "colour": row.get("colour"),
                 "is_me": row["is_me"],
                 "score": scores[number] if number < len(scores) else None,
