@@ -1,9 +1,10 @@
 """The browser suite, social side (issue 14): table chat live between a player and a spectator, markup shown
-as text; a profile page with its rating plot and a recent game's replay."""
+as text; a profile page with its rating plot and a recent game's replay; the rematch button."""
 
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 from .harness import Server, create_table, new_person, sign_up, wait_live
@@ -58,3 +59,27 @@ def test_profile_page_shows_the_rating_plot_and_links_the_replay(server: Server,
     assert erik.locator("table.rating-table a[href='/players/erik']").count() == 1
     assert not erik.csp_errors, erik.csp_errors
     erik.context.close()
+
+
+def test_rematch_button_and_the_other_player_sees_it(server: Server, browser: Any) -> None:
+    fay, gus = new_person(browser), new_person(browser)
+    sign_up(fay, server.url, "fay", "correct-horse-7")
+    sign_up(gus, server.url, "gus", "correct-horse-7")
+    tokens = [_token(server, name, "correct-horse-7") for name in ("fay", "gus")]
+    seats = [{"kind": "me"}, {"kind": "open"}]
+    table = _api(server, "POST", "/api/tables", {"game": "iquazu", "players": 2, "seats": seats}, tokens[0])["id"]
+    _api(server, "POST", f"/api/tables/{table}/join", {}, tokens[1])
+    rng = random.Random(9)
+    while not _api(server, "GET", f"/api/tables/{table}/state")["result"]:
+        for token in tokens:
+            _play_through_api(server, table, token, rng, lambda state: state["seat"] not in state["to_act"])
+    for page in (fay, gus):
+        page.goto(f"{server.url}/tables/{table}")
+    fay.click("#rematch")
+    fay.wait_for_url(re.compile(r".*/tables/\d+$"))
+    rematch = int(fay.url.rsplit("/", 1)[1])
+    assert rematch != table
+    gus.wait_for_selector(f"#rematch-link[href='/tables/{rematch}']", timeout=20_000)  # without reloading by hand
+    assert not fay.csp_errors and not gus.csp_errors, fay.csp_errors + gus.csp_errors
+    fay.context.close()
+    gus.context.close()

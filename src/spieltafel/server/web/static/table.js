@@ -39,6 +39,21 @@ function pollOpenTable(node) {
   window.setTimeout(check, 2000);
 }
 
+// -- a finished table: a player sees the rematch as soon as somebody asks for it -------------------------
+function pollRematch(node) {
+  const check = async () => {
+    try {
+      const response = await fetch(`/api/tables/${node.dataset.table}`, { headers: { Accept: "application/json" }, credentials: "same-origin" });
+      if (response.ok && (await response.json()).rematch) {
+        window.location.reload();
+        return;
+      }
+    } catch (e) { /* try again */ }
+    window.setTimeout(check, 5000);
+  };
+  window.setTimeout(check, 5000);
+}
+
 // -- a running table ----------------------------------------------------------------------------------
 class TablePage {
   constructor(config) {
@@ -372,6 +387,8 @@ class TablePage {
 function start() {
   const open = document.getElementById("open-table");
   if (open && open.dataset.pollStatus) pollOpenTable(open);
+  const finished = document.querySelector("#table-page[data-poll-rematch]");
+  if (finished) pollRematch(finished);
   const config = readConfig();
   if (config && document.getElementById("board")) window.spieltafelTable = new TablePage(config);
 }
