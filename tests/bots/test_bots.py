@@ -106,6 +106,29 @@ def test_ismcts_respects_its_budgets() -> None:
         IsmctsBot(0, iterations=None, seconds=None)
 
 
+@pytest.mark.parametrize("iteration_seconds", [0.001, 0.03, 0.2, 0.45])
+def test_the_time_cap_covers_the_last_iteration_and_the_choice(
+    iteration_seconds: float, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On a clock where every determinisation + iteration takes ``iteration_seconds`` (a slow core),
+    the search stops while its last iteration still ends inside the 1 s cap, less the time kept back
+    for the choice; at least one iteration always runs."""
+    clock = [100.0]
+    monkeypatch.setattr("spieltafel.bots.ismcts.time.perf_counter", lambda: clock[0])
+    state = get_game("iquazu").new_state(3, 1)
+
+    def slow_sample(rng: Rng) -> State:
+        clock[0] += iteration_seconds
+        return state.determinise(0, rng)
+
+    bot = IsmctsBot(0, iterations=None, seconds=1.0)
+    observation = Observation(0, state.legal_actions(0), lambda: state.view(0), slow_sample)
+    bot.choose(observation)
+    first_sample = iteration_seconds  # choose() draws one sample before the search starts
+    assert clock[0] - 100.0 <= 1.0 - IsmctsBot._reserve(1.0) or bot.last_iterations == 1
+    assert bot.last_iterations >= max(1, int((1.0 - 0.02 - first_sample) / iteration_seconds / 3))
+
+
 def test_bots_never_receive_the_state() -> None:
     """An Observation exposes the seat, its legal actions, its view and samples of its
     information set: nothing else."""

@@ -147,16 +147,17 @@ class IsmctsBot:
 
     def _search(self, root: Node, observation: Observation, deadline: float) -> int:
         """Iterate until the iteration budget is spent or the next iteration could end past
-        ``deadline`` (judged by the slowest iteration so far); at least one iteration. Returns the
-        number of iterations."""
+        ``deadline`` (judged by twice the mean iteration so far: a slow core makes every iteration
+        slow, while one stall of a starved process says nothing of the next); at least one
+        iteration. Returns the number of iterations."""
         done = 0
-        slowest = 0.0
-        now = time.perf_counter()
-        while (self.iterations is None or done < self.iterations) and (done == 0 or now + slowest < deadline):
+        start = now = time.perf_counter()
+        while (self.iterations is None or done < self.iterations) and (
+            done == 0 or now + 2 * (now - start) / done < deadline
+        ):
             self._iterate(root, observation.sample(self.rng))
             done += 1
-            before, now = now, time.perf_counter()
-            slowest = max(slowest, now - before)
+            now = time.perf_counter()
         return done
 
     def _best(self, root: Node, observation: Observation) -> int:
