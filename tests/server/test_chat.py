@@ -3,6 +3,7 @@ with the table across a restart, plain text shown escaped in the page, length an
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -14,6 +15,7 @@ from spieltafel.server.app import create_app
 from spieltafel.server.chat import MAX_CHAT_CHARS, RATE_MESSAGES, RATE_SECONDS
 
 from .conftest import settings_for
+from .helpers import PASSWORD, unique_name
 from .test_ws import receive, table, token
 
 MARKUP = '<script>alert("x")</script><b>bold</b> & <img src=x onerror=alert(1)>'
@@ -171,3 +173,27 @@ def test_muting_hides_an_account_for_the_muter_only(http: TestClient) -> None:
     assert own.status_code == 422 and own.json()["detail"]["code"] == "bad-mute"
     assert http.put("/api/mutes/nobody-here", headers=alice).json()["detail"]["code"] == "no-account"
     assert http.put(f"/api/mutes/{bob_name}").status_code == 401
+
+
+def test_the_pages_chat_and_mute_forms_work_without_javascript(http: TestClient) -> None:
+    table_id, _alice, bob = two_players(http)
+    say(http, table_id, bob, "hello from bob")
+    name = unique_name()
+    http.post("/api/accounts", json={"name": name, "password": PASSWORD})
+    http.post("/api/session", json={"name": name, "password": PASSWORD})  # a watcher, by session cookie
+    page = http.get(f"/tables/{table_id}").text
+    csrf = re.search(r'name="csrf_token" value="([^"]+)"', page)
+    assert csrf and "hello from bob" in page
+    form = {"csrf_token": csrf[1], "text": "<i>hi</i>"}
+    sent = http.post(f"/tables/{table_id}/chat", data=form, follow_redirects=False)
+    assert sent.status_code == 303 and sent.headers["location"] == f"/tables/{table_id}#chat"
+    assert "&lt;i&gt;hi&lt;/i&gt;" in http.get(f"/tables/{table_id}").text
+    refused = http.post(f"/tables/{table_id}/chat", data={"csrf_token": csrf[1], "text": " "}, follow_redirects=False)
+    assert refused.status_code == 422 and "Write something first." in refused.text
+    muted = http.post("/mutes", data={"csrf_token": csrf[1], "name": name_of(http, bob), "action": "mute",
+                                      "next": f"/tables/{table_id}"}, follow_redirects=False)
+    assert muted.status_code == 303 and muted.headers["location"] == f"/tables/{table_id}"
+    page = http.get(f"/tables/{table_id}").text
+    assert "hello from bob" not in page and 'value="unmute"' in page
+    forged = http.post("/mutes", data={"csrf_token": "x", "name": name_of(http, bob)}, follow_redirects=False)
+    assert forged.status_code == 403

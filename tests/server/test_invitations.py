@@ -4,6 +4,7 @@ rematch that seats the same players again."""
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -147,3 +148,19 @@ def test_rematch_with_bots_keeps_the_bots(http: TestClient) -> None:
     seats = http.get(f"/api/tables/{new_id}").json()["seats"]
     assert [(s["kind"], s["bot"]) for s in seats] == [("bot", "random"), ("player", None)]
     assert http.get(f"/api/tables/{new_id}").json()["private"] is False
+
+
+def test_the_new_table_page_makes_a_private_table(http: TestClient) -> None:
+    name = unique_name()
+    http.post("/api/accounts", json={"name": name, "password": PASSWORD})
+    http.post("/api/session", json={"name": name, "password": PASSWORD})
+    page = http.get("/tables/new?game=iquazu&players=2").text
+    csrf = re.search(r'name="csrf_token" value="([^"]+)"', page)
+    assert csrf and 'name="private"' in page
+    form = {"csrf_token": csrf[1], "game": "iquazu", "players": "2", "seat:0": "me", "seat:1": "open", "private": "1"}
+    made = http.post("/tables/new", data=form, follow_redirects=False)
+    table_id = int(made.headers["location"].rsplit("/", 1)[1])
+    assert http.get(f"/api/tables/{table_id}").json()["private"] is True
+    assert "/invite/" in http.get(f"/tables/{table_id}").text  # the host sees the link on the waiting page
+    http.cookies.clear()
+    assert missing(http.get(f"/api/tables/{table_id}"), table_id)
