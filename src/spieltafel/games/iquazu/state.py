@@ -20,6 +20,11 @@ from .components import (
 )
 from .rules import ACTION, EMPTY, OVER, TILE_INDEX
 
+_LIGHT = tuple(TILE_INDEX[c] for c, n in LIGHT_TILES.items() for _ in range(n))
+_DARK = tuple(TILE_INDEX[c] for c, n in DARK_TILES.items() for _ in range(n))
+_FIELD_IS_DARK = tuple(bonus_field_is_dark(f) for f in range(BONUS_FIELDS))
+_DECK = tuple(colour for colour in range(3) for _ in range(CARDS_PER_COLOUR))
+
 
 class IquazuState(State):
     """One position of Iquazú.
@@ -43,7 +48,7 @@ class IquazuState(State):
         self.slots = [EMPTY] * SLOTS
         self.frame = 0
         self.bonus = self._lay_bonus_tiles()
-        deck = [colour for colour in range(3) for _ in range(CARDS_PER_COLOUR)]
+        deck = list(_DECK)
         self.rng.shuffle(deck)
         self.hands = [[0, 0, 0] for _ in range(players)]
         for seat in range(players):  # dealt clockwise from the start player: 4, 5, 6, 7
@@ -65,11 +70,11 @@ class IquazuState(State):
 
     def _lay_bonus_tiles(self) -> list[int]:
         """Shuffle the tiles face down by back colour and lay them on the light and dark fields."""
-        light = [TILE_INDEX[c] for c, n in LIGHT_TILES.items() for _ in range(n)]
-        dark = [TILE_INDEX[c] for c, n in DARK_TILES.items() for _ in range(n)]
+        light = list(_LIGHT)
+        dark = list(_DARK)
         self.rng.shuffle(light)
         self.rng.shuffle(dark)
-        return [(dark if bonus_field_is_dark(f) else light).pop() for f in range(BONUS_FIELDS)]
+        return [(dark if is_dark else light).pop() for is_dark in _FIELD_IS_DARK]
 
     # -- engine contract --------------------------------------------------------------------------
     def seats_to_act(self) -> tuple[int, ...]:
