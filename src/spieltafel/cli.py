@@ -38,7 +38,7 @@ from spieltafel.core import (
     replay,
 )
 from spieltafel.match import GameSummary, choose, play_game
-from spieltafel.server.command import serve
+from spieltafel.server.command import serve, worker
 
 app = typer.Typer(
     cls=OneLineErrors, add_completion=False, no_args_is_help=True, help="Spieltafel: Iquazú, Haleakala and Niagara."
@@ -467,6 +467,7 @@ def _print_bench(rows: list[dict[str, Any]], peer: dict[str, float] | None, cloc
 app.command("arena")(arena_command)
 app.command("serve")(serve)
 app.command("connect")(connect_command)
+app.command("worker")(worker)
 
 
 def main() -> None:

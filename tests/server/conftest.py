@@ -1,9 +1,8 @@
-"""Fixtures: the app over ASGI with its lifespan (SQLite in a temporary folder, or the database of
-SPIELTAFEL_TEST_DATABASE_URL), an httpx client on it, and people with tokens."""
+"""Fixtures: the app over ASGI with its lifespan (SQLite in a temporary folder, or a fresh PostgreSQL
+database and Redis, see ``backing.py``), an httpx client on it, and people with tokens."""
 
 from __future__ import annotations
 
-import os
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -14,24 +13,27 @@ from fastapi import FastAPI
 from spieltafel.server.app import create_app
 from spieltafel.server.settings import Settings
 
+from .backing import TEST_REDIS_URL, fresh_database, redis_keys
+
 
 @pytest.fixture
 def anyio_backend() -> str:
     return "asyncio"
 
 
-def settings_for(folder: Path) -> Settings:
+def settings_for(folder: Path, database_url: str | None = None, redis_prefix: str = "spieltafel") -> Settings:
     return Settings(
-        data_dir=folder, database_url=os.environ.get("SPIELTAFEL_TEST_DATABASE_URL") or None,
+        data_dir=folder, database_url=database_url, redis_url=TEST_REDIS_URL, redis_prefix=redis_prefix,
         bot_workers=1, secret_key="test-secret",
     )
 
 
 @pytest.fixture
 async def app(tmp_path: Path) -> AsyncIterator[FastAPI]:
-    application = create_app(settings_for(tmp_path))
-    async with application.router.lifespan_context(application):
-        yield application
+    async with fresh_database() as url, redis_keys(TEST_REDIS_URL) as prefix:
+        application = create_app(settings_for(tmp_path, url, prefix))
+        async with application.router.lifespan_context(application):
+            yield application
 
 
 @pytest.fixture

@@ -12,6 +12,7 @@ from sqlalchemy import select
 from spieltafel.core import GameRecord, replay
 from spieltafel.server.db import TokenRow
 
+from .backing import TEST_DATABASE_URL, TEST_REDIS_URL
 from .helpers import PASSWORD, Person, Seen, check_views, person, play_http, unique_name
 
 pytestmark = pytest.mark.anyio
@@ -19,7 +20,10 @@ pytestmark = pytest.mark.anyio
 
 async def test_health(client: httpx.AsyncClient) -> None:
     answer = await client.get("/healthz")
-    assert answer.json() == {"status": "ok", "database": "sqlite", "pubsub": "memory"}
+    database = "postgresql" if TEST_DATABASE_URL else "sqlite"
+    pubsub = "redis" if TEST_REDIS_URL else "memory"
+    assert answer.status_code == 200
+    assert answer.json() == {"status": "ok", "database": database, "pubsub": pubsub, "unreachable": []}
 
 
 async def test_accounts_and_sessions(client: httpx.AsyncClient) -> None:

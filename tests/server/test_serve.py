@@ -5,11 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import random
-import signal
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,56 +17,19 @@ import websockets
 
 from spieltafel.core import GameRecord, replay
 
+from .backing import TEST_REDIS_URL, fresh_database, fresh_database_sync
 from .helpers import Person, Seen, check_views, person, play_http
+from .processes import Server
 
 pytestmark = pytest.mark.anyio
-STARTUP_SECONDS = 60
-
-
-class Server:
-    """One ``spieltafel serve`` subprocess on a free port."""
-
-    def __init__(self, data: Path) -> None:
-        command = [sys.executable, "-m", "spieltafel.cli", "serve", "--port", "0", "--data", str(data),
-                   "--bot-workers", "1"]
-        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-        env.pop("SPIELTAFEL_DATABASE_URL", None)
-        if os.environ.get("SPIELTAFEL_TEST_DATABASE_URL"):
-            env["SPIELTAFEL_DATABASE_URL"] = os.environ["SPIELTAFEL_TEST_DATABASE_URL"]
-        self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
-        self.url = self._wait_for_url()
-
-    def _wait_for_url(self) -> str:
-        assert self.process.stdout is not None
-        deadline = time.monotonic() + STARTUP_SECONDS
-        lines = []
-        while time.monotonic() < deadline:
-            line = self.process.stdout.readline()
-            if not line:
-                break
-            lines.append(line)
-            if line.startswith("Spieltafel serves "):
-                url = line.split()[2]
-                assert url.startswith("http://127.0.0.1:")
-                return url
-        self.stop()
-        raise AssertionError("spieltafel serve did not start:\n" + "".join(lines))
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    running = Server(tmp_path_factory.mktemp("serve") / "data")
-    yield running
-    running.stop()
+    with fresh_database_sync() as url:
+        running = Server(tmp_path_factory.mktemp("serve") / "data", database_url=url, redis_url=TEST_REDIS_URL)
+        yield running
+        running.stop()
 
 
 async def new_table(client: httpx.AsyncClient, host: Person, game: str, seats: list[dict[str, str]],
@@ -134,8 +93,12 @@ async def test_websocket_play_and_reconnect(server: Server) -> None:
 
 
 async def test_a_restart_in_the_middle_of_a_game(tmp_path: Path) -> None:
-    data = tmp_path / "data"
-    first = Server(data)
+    async with fresh_database() as url:
+        await restart_in_the_middle_of_a_game(tmp_path / "data", url)
+
+
+async def restart_in_the_middle_of_a_game(data: Path, url: str | None) -> None:
+    first = Server(data, database_url=url, redis_url=TEST_REDIS_URL)
     try:
         async with httpx.AsyncClient(base_url=first.url, timeout=30) as client:
             alice = await person(client)
@@ -156,7 +119,7 @@ async def test_a_restart_in_the_middle_of_a_game(tmp_path: Path) -> None:
     finally:
         first.stop()
     assert before["seq"] >= 6 and before["result"] is None
-    second = Server(data)
+    second = Server(data, database_url=url, redis_url=TEST_REDIS_URL)
     try:
         async with httpx.AsyncClient(base_url=second.url, timeout=30) as client:
             after = (await client.get(f"/api/tables/{table_id}/state", headers=alice.headers)).json()

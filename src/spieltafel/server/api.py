@@ -58,10 +58,18 @@ def _services(request: Request) -> Any:
     return request.app.state.services
 
 
-@router.get("/healthz", response_model=Health, tags=["server"])
-async def healthz(request: Request) -> dict[str, str]:
+@router.get("/healthz", response_model=Health, responses={503: {"model": Health}}, tags=["server"])
+async def healthz(request: Request, response: Response) -> dict[str, Any]:
+    """The database and pub/sub in use; 503 with ``status: unavailable`` when either does not answer."""
     services = _services(request)
-    return {"status": "ok", "database": services.db.kind, "pubsub": services.hub.kind}
+    reachable = await services.site.healthy()
+    if not all(reachable.values()):
+        response.status_code = 503
+    return {
+        "status": "ok" if all(reachable.values()) else "unavailable",
+        "database": services.db.kind, "pubsub": services.hub.kind,
+        "unreachable": sorted(part for part, up in reachable.items() if not up),
+    }
 
 
 @router.post(

@@ -22,8 +22,8 @@ from .hub import Hub
 from .privacy import PrivateTables
 from .ratelimit import RateLimited, RateLimits
 from .ratings import RatingService
-from .runners import BotPool
 from .settings import MAX_MESSAGE_BYTES, MAX_PAGE_BODY_BYTES, Settings
+from .site import Site, open_site
 from .social_api import router as social_router
 from .tables import TableService
 from .ws import router as ws_router
@@ -47,6 +47,7 @@ class Services:
     tables: TableService
     chat: ChatService
     ratings: RatingService
+    site: Site
     rate: RateLimits = field(default_factory=RateLimits)
     """The rate limits (``ratelimit``); replaced at start by the configured ones."""
 
@@ -145,24 +146,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        settings.prepare()
-        db = Database(settings.resolved_database_url())
-        await db.start()
-        hub = Hub()
-        bots = BotPool(settings.bot_workers)
-        tables = TableService(db, hub, bots, settings.recent_events)
+        site = await open_site(settings)
+        db, tables = site.db, site.tables
         chat = ChatService(db, tables, Hub())
-        ratings = RatingService(db)
-        tables.finishers.append(ratings.rate_finished)
-        app.state.services = Services(settings, db, hub, AccountService(db), tables, chat, ratings)
+        app.state.services = Services(settings, db, site.hub, AccountService(db), tables, chat, site.ratings, site)
         app.state.services.rate = RateLimits(settings.rate_limits, settings.redis_url)
-        await tables.resume()
         try:
             yield
         finally:
-            await tables.close()
-            bots.close()
-            await db.close()
+            await site.close()
 
     app = FastAPI(
         title="Spieltafel", version="0.1.0", lifespan=lifespan,

@@ -1,14 +1,23 @@
-"""``spieltafel serve``: the server on an embedded SQLite database in a data folder."""
+"""``spieltafel serve``: the server (one process on SQLite by default, or several sharing a port with
+PostgreSQL and Redis), and ``spieltafel worker``: a process that plays the bots' turns from Redis."""
 
 from __future__ import annotations
 
+import asyncio
+import os
+import signal
 import socket
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from pydantic import ValidationError
+from uvicorn.supervisors.multiprocess import Multiprocess
 
+from .runners import Chore
 from .settings import MAX_MESSAGE_BYTES, Settings
+
+STARTUP_SECONDS = 60.0
 
 
 def serve(
@@ -16,42 +25,127 @@ def serve(
     port: Annotated[int, typer.Option(help="port to listen on (0: any free port)")] = 8000,
     data: Annotated[Path | None, typer.Option("--data", help="data folder [default: ./spieltafel-data]")] = None,
     database_url: Annotated[str | None, typer.Option(help="SQLAlchemy async URL instead of SQLite")] = None,
-    bot_workers: Annotated[int | None, typer.Option(help="processes for the bots' thinking [default: 2]")] = None,
+    redis_url: Annotated[str | None, typer.Option(help="Redis for fan-out and bot jobs (needed by --workers)")] = None,
+    bot_workers: Annotated[
+        int | None, typer.Option(help="processes for the bots' thinking per server process [default: 2]")
+    ] = None,
+    workers: Annotated[int, typer.Option(min=1, max=64, help="server processes on the one port")] = 1,
     log_level: Annotated[str, typer.Option(help="uvicorn log level")] = "warning",
 ) -> None:
     """Start the online server: accounts, tables, live games and bots (API in docs/protocol.md)."""
-    import uvicorn
-
-    from .app import create_app
-
-    given: dict[str, Any] = {}
-    if data is not None:
-        given["data_dir"] = data
-    if database_url is not None:
-        given["database_url"] = database_url
-    if bot_workers is not None:
-        given["bot_workers"] = bot_workers
-    settings = Settings(**given).prepare()
+    settings = _settings(data, database_url, redis_url, bot_workers)
+    if workers > 1 and not settings.redis_url:
+        raise typer.BadParameter("several server processes need Redis: give --redis-url", param_hint="--workers")
     listener = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
     listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     listener.bind((host, port))
     bound = listener.getsockname()[1]
     where = f"[{host}]" if ":" in host else host
+    url_line = f"Spieltafel serves http://{where}:{bound}  (database: {_where(settings)}; Ctrl+C stops)"
+    if workers > 1:
+        _serve_processes(settings, listener, workers, log_level, url_line)
+        return
+    import uvicorn
+
+    from .app import create_app
+
     config = uvicorn.Config(
         create_app(settings), log_level=log_level, ws_max_size=4 * MAX_MESSAGE_BYTES, lifespan="on",
         proxy_headers=True, forwarded_allow_ips=settings.forwarded_allow_ips,
     )
-    server = _Announcing(config, f"http://{where}:{bound}", settings)
+    server = _Announcing(config, url_line)
     server.run(sockets=[listener])
+
+
+def worker(
+    data: Annotated[Path | None, typer.Option("--data", help="data folder [default: ./spieltafel-data]")] = None,
+    database_url: Annotated[str | None, typer.Option(help="SQLAlchemy async URL instead of SQLite")] = None,
+    redis_url: Annotated[str | None, typer.Option(help="Redis of the site [default: SPIELTAFEL_REDIS_URL]")] = None,
+    bot_workers: Annotated[int | None, typer.Option(help="processes for the bots' thinking [default: 2]")] = None,
+) -> None:
+    """Play the bots' turns from the site's Redis job queue and run the periodic chores (docs/deploy.md)."""
+    settings = _settings(data, database_url, redis_url, bot_workers)
+    if not settings.redis_url:
+        raise typer.BadParameter("a worker takes its jobs from Redis: give --redis-url", param_hint="--redis-url")
+    if not settings.bot_workers:
+        raise typer.BadParameter("a worker needs at least one process to think in", param_hint="--bot-workers")
+    asyncio.run(_work(settings))
+
+
+async def _work(settings: Settings) -> None:
+    from .site import open_site
+
+    site = await open_site(settings, worker_chores())
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(signum, stop.set)
+    print(f"Spieltafel worker ready (database: {_where(settings)}; pid {os.getpid()})", flush=True)
+    try:
+        await stop.wait()
+    finally:
+        await site.close()
+
+
+def worker_chores() -> list[Chore]:
+    """What a worker runs every few seconds besides queueing jobs for waiting bots. The hook for
+    deadline sweeps and the like: append an async callable here."""
+    return []
+
+
+def _settings(data: Path | None, database_url: str | None, redis_url: str | None, bot_workers: int | None) -> Settings:
+    given: dict[str, Any] = {}
+    for name, value in (("data_dir", data), ("database_url", database_url), ("redis_url", redis_url),
+                        ("bot_workers", bot_workers)):
+        if value is not None:
+            given[name] = value
+    try:
+        return Settings(**given).prepare()
+    except ValidationError as error:
+        raise typer.BadParameter(str(error.errors()[0]["msg"])) from error
+
+
+def _serve_processes(settings: Settings, listener: socket.socket, workers: int, log_level: str, url_line: str) -> None:
+    """``workers`` uvicorn processes sharing ``listener``; the settings reach them as environment."""
+    import uvicorn
+
+    from .db import Database
+
+    async def migrate() -> None:
+        database = Database(settings.resolved_database_url())
+        await database.start()
+        await database.close()
+
+    asyncio.run(migrate())  # once, before the processes start
+    for name, value in settings.model_dump(exclude_none=True).items():
+        os.environ[f"SPIELTAFEL_{name.upper()}"] = str(value)
+    config = uvicorn.Config(
+        "spieltafel.server.app:create_app", factory=True, workers=workers, log_level=log_level,
+        ws_max_size=4 * MAX_MESSAGE_BYTES, lifespan="on",
+    )
+    _AnnouncingProcesses(config, [listener], url_line).run()
+
+
+class _AnnouncingProcesses(Multiprocess):
+    """uvicorn's process supervisor (restarts a process that dies), printing the URL once all serve."""
+
+    def __init__(self, config: Any, sockets: list[socket.socket], url_line: str) -> None:
+        super().__init__(config, sockets)
+        self.url_line = url_line
+
+    def init_processes(self) -> None:
+        super().init_processes()
+        if all(process.wait_until_ready(STARTUP_SECONDS, self.should_exit) for process in self.processes):
+            print(self.url_line, flush=True)
+        else:
+            self.should_exit.set()
 
 
 class _Announcing:
     """A uvicorn server that prints its URL once the database is migrated and it accepts connections."""
 
-    def __init__(self, config: Any, url: str, settings: Settings) -> None:
+    def __init__(self, config: Any, url_line: str) -> None:
         import uvicorn
-
-        url_line = f"Spieltafel serves {url}  (database: {_where(settings)}; Ctrl+C stops)"
 
         class Server(uvicorn.Server):
             async def startup(self, sockets: list[socket.socket] | None = None) -> None:

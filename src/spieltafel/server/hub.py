@@ -1,12 +1,25 @@
 """Fan-out of table changes to the connections watching a table.
 
-The in-process hub passes only the new ``seq``: each connection then builds the state message for its
-own seat, so nothing seat-specific travels through the hub (a Redis hub can do the same later)."""
+The hub passes only the new ``seq``: each connection then builds the state message for its own seat,
+so nothing seat-specific travels through the hub. :class:`Hub` serves one process; :class:`RedisHub`
+also carries every change over Redis pub/sub to the other server processes and workers of the site."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import logging
+import uuid
 from collections import defaultdict
+
+from redis.asyncio import Redis
+from redis.exceptions import RedisError
+
+log = logging.getLogger("spieltafel.server")
+HEALTH_TIMEOUT = 2.0
+RETRY_SECONDS = 0.5
+RESYNC = 2**31
+"""Delivered to every watcher after a lost subscription: more than any ``seq``, so each reloads."""
 
 
 class Hub:
@@ -31,8 +44,110 @@ class Hub:
 
     def publish(self, table_id: int, seq: int) -> None:
         """Tell every watcher of ``table_id`` that the table changed (now at ``seq``)."""
+        self.deliver(table_id, seq)
+
+    def deliver(self, table_id: int, seq: int) -> None:
+        """Tell this process's watchers of ``table_id``."""
         for queue in self._subscribers.get(table_id, ()):
             queue.put_nowait(seq)
 
     def watchers(self, table_id: int) -> int:
         return len(self._subscribers.get(table_id, ()))
+
+    def resync(self) -> None:
+        """Make every watcher of this process check its table against the database."""
+        for table_id in list(self._subscribers):
+            self.deliver(table_id, RESYNC)
+
+    async def start(self) -> None:
+        """Nothing to connect for the in-memory hub."""
+
+    async def close(self) -> None:
+        """Nothing to disconnect for the in-memory hub."""
+
+    async def healthy(self) -> bool:
+        return True
+
+
+class RedisHub(Hub):
+    """The in-memory hub plus Redis pub/sub on one channel per site (``<prefix>:tables``).
+
+    A change is delivered to this process's watchers at once and published as ``origin table seq``;
+    every other process delivers it to its own watchers (a process skips its own messages)."""
+
+    kind = "redis"
+
+    def __init__(self, url: str, prefix: str) -> None:
+        super().__init__()
+        self.redis: Redis = Redis.from_url(url, socket_connect_timeout=HEALTH_TIMEOUT)
+        self.channel = f"{prefix}:tables"
+        self.origin = uuid.uuid4().hex[:12]
+        self._outbox: asyncio.Queue[tuple[int, int]] = asyncio.Queue()
+        self._tasks: list[asyncio.Task[None]] = []
+        self.listening = asyncio.Event()
+
+    def publish(self, table_id: int, seq: int) -> None:
+        self.deliver(table_id, seq)
+        self._outbox.put_nowait((table_id, seq))
+
+    async def start(self) -> None:
+        self._tasks = [asyncio.create_task(self._send()), asyncio.create_task(self._receive())]
+        with contextlib.suppress(TimeoutError):  # unreachable now: the loop goes on trying, /healthz says 503
+            await asyncio.wait_for(self.listening.wait(), HEALTH_TIMEOUT)
+
+    async def close(self) -> None:
+        with contextlib.suppress(TimeoutError):  # let the last changes go out
+            await asyncio.wait_for(self._flushed(), HEALTH_TIMEOUT)
+        for task in self._tasks:
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        await self.redis.aclose()
+
+    async def _flushed(self) -> None:
+        while not self._outbox.empty():
+            await asyncio.sleep(0.01)
+
+    async def healthy(self) -> bool:
+        try:
+            return bool(await asyncio.wait_for(self.redis.ping(), HEALTH_TIMEOUT))
+        except (RedisError, OSError, TimeoutError):
+            return False
+
+    async def _send(self) -> None:
+        while True:
+            batch = [await self._outbox.get()]
+            while not self._outbox.empty():
+                batch.append(self._outbox.get_nowait())
+            try:
+                async with self.redis.pipeline(transaction=False) as pipe:
+                    for table_id, seq in batch:
+                        pipe.publish(self.channel, f"{self.origin} {table_id} {seq}")
+                    await pipe.execute()
+            except (RedisError, OSError) as error:  # the moves are committed; other processes' watchers
+                log.warning("redis publish failed (%s): %d changes not fanned out", error, len(batch))
+                await asyncio.sleep(RETRY_SECONDS)
+
+    async def _receive(self) -> None:
+        lost = False
+        while True:
+            try:
+                async with self.redis.pubsub(ignore_subscribe_messages=True) as pubsub:
+                    await pubsub.subscribe(self.channel)
+                    if lost:
+                        self.resync()
+                    lost = False
+                    self.listening.set()
+                    async for message in pubsub.listen():
+                        self._received(message.get("data"))
+            except (RedisError, OSError) as error:
+                self.listening.clear()
+                lost = True
+                log.warning("redis subscription lost (%s); retrying", error)
+                await asyncio.sleep(RETRY_SECONDS)
+
+    def _received(self, data: object) -> None:
+        if not isinstance(data, bytes):
+            return
+        origin, table_id, seq = data.decode().split()
+        if origin != self.origin:
+            self.deliver(int(table_id), int(seq))

@@ -2,21 +2,31 @@
 
 A worker gets the table's full state (it never leaves the server) and hands the bot nothing but an
 :class:`~spieltafel.bots.Observation` of its seat, exactly as :func:`spieltafel.match.choose` does.
-Workers run at a lower scheduling priority so that the event loop answers people first."""
+Workers run at a lower scheduling priority so that the event loop answers people first. A
+:class:`BotRunner` takes the bots' jobs from the job queue (in a server process or a ``spieltafel
+worker``) and has them played."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import multiprocessing
 import os
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ProcessPoolExecutor
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from spieltafel.bots import make_bot
 from spieltafel.core import get_game
 from spieltafel.match import choose
 
+from .jobs import Delivery, JobQueue
+
+if TYPE_CHECKING:
+    from .tables import TableService
+
+log = logging.getLogger("spieltafel.server")
 WORKER_NICENESS = 10
 
 
@@ -45,3 +55,52 @@ class BotPool:
 
     def close(self) -> None:
         self._pool.shutdown(wait=False, cancel_futures=True)
+
+
+SWEEP_SECONDS = 5.0
+Chore = Callable[[], Awaitable[None]]
+
+
+class BotRunner:
+    """Takes bot jobs from the queue and plays them, at most ``slots`` at a time, and every
+    ``SWEEP_SECONDS`` runs its chores (queueing jobs for bots that wait, and any added chore)."""
+
+    def __init__(self, tables: TableService, jobs: JobQueue, slots: int, chores: list[Chore] | None = None) -> None:
+        self.tables = tables
+        self.jobs = jobs
+        self.slots = slots
+        self.chores: list[Chore] = [tables.wake_waiting_bots, *(chores or [])]
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    async def run(self) -> None:
+        sweeper = asyncio.create_task(self._sweep())
+        free = asyncio.Semaphore(self.slots)
+        try:
+            while True:
+                await free.acquire()
+                delivery = await self.jobs.take()
+                task = asyncio.create_task(self._play(delivery, free))
+                self._tasks.add(task)
+                task.add_done_callback(self._tasks.discard)
+        finally:
+            sweeper.cancel()
+            for task in list(self._tasks):
+                task.cancel()
+
+    async def _play(self, delivery: Delivery, free: asyncio.Semaphore) -> None:
+        try:
+            await self.tables.play_bot(delivery.job)
+        except Exception:  # a failing bot must not stop the runner; the sweep queues it again
+            log.exception("bot job %s failed", delivery.job.key)
+        finally:
+            free.release()
+            await self.jobs.done(delivery)
+
+    async def _sweep(self) -> None:
+        while True:
+            await asyncio.sleep(SWEEP_SECONDS)
+            for chore in self.chores:
+                try:
+                    await chore()
+                except Exception:
+                    log.exception("chore %s failed", getattr(chore, "__qualname__", chore))

@@ -49,9 +49,10 @@ class SessionOut(Strict):
 
 
 class Health(Strict):
-    status: Literal["ok"]
+    status: Literal["ok", "unavailable"]
     database: str
     pubsub: str
+    unreachable: list[str]
 
 
 class MeSeat(Strict):

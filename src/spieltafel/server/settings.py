@@ -5,7 +5,7 @@ from __future__ import annotations
 import secrets
 from pathlib import Path
 
-from pydantic import Field
+from pydantic import Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 DEFAULT_DATA_DIR = Path("spieltafel-data")
@@ -25,9 +25,19 @@ class Settings(BaseSettings):
 
     data_dir: Path = Field(default=DEFAULT_DATA_DIR, description="folder of the SQLite database and the secret key")
     database_url: str | None = Field(default=None, description="SQLAlchemy async URL; default: SQLite in data_dir")
-    redis_url: str | None = Field(default=None, description="Redis for fan-out between processes (not used yet)")
+    redis_url: str | None = Field(
+        default=None, description="Redis: fan-out between processes and the bots' job queue; default: in memory"
+    )
+    redis_prefix: str = Field(
+        default="spieltafel", pattern=r"^[A-Za-z0-9_.:-]{1,40}$", description="prefix of this site's Redis keys"
+    )
     secret_key: str = Field(default="", description="server secret; default: generated once into data_dir")
-    bot_workers: int = Field(default=2, ge=1, le=64, description="processes that run the bots' thinking")
+    bot_workers: int = Field(
+        default=2, ge=0, le=64, description="processes that run the bots' thinking (0: only `spieltafel worker`s)"
+    )
+    bot_job_timeout: float = Field(
+        default=15.0, gt=0, le=3600, description="seconds after which a bot job taken by a dead process is retaken"
+    )
     recent_events: int = Field(default=16, ge=0, le=1000, description="events kept for the state's 'events'")
     secure_cookies: bool = Field(default=False, description="always mark cookies Secure (set behind HTTPS)")
     forwarded_allow_ips: str = Field(
@@ -39,6 +49,12 @@ class Settings(BaseSettings):
     cors_origins: list[str] = Field(
         default_factory=list, description="other sites whose pages may call the API with a token; none by default"
     )
+
+    @model_validator(mode="after")
+    def _bots_need_a_queue(self) -> Settings:
+        if self.bot_workers == 0 and not self.redis_url:
+            raise ValueError("bot_workers 0 needs redis_url: without Redis no worker can take the bots' jobs")
+        return self
 
     def resolved_database_url(self) -> str:
         """The database URL in use: the configured one, else ``spieltafel.db`` in the data folder."""

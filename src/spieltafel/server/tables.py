@@ -29,6 +29,7 @@ from .accounts import Account
 from .db import AccountRow, Database, GuestRow, MoveRow, SeatRow, TableRow
 from .errors import Conflict, Forbidden, Invalid, NotFound, StaleSeq, Unauthenticated
 from .hub import Hub
+from .jobs import BotJob, JobQueue
 from .runners import BotPool
 
 log = logging.getLogger("spieltafel.server")
@@ -131,14 +132,16 @@ def _bot_seed(table_seed: int, seq: int, seat: int) -> int:
 class TableService:
     """Create, join, leave, read and play tables; the one writer of every game."""
 
-    def __init__(self, db: Database, hub: Hub, bots: BotPool | None, recent_events: int = 16) -> None:
+    def __init__(
+        self, db: Database, hub: Hub, bots: BotPool | None, recent_events: int = 16, jobs: JobQueue | None = None
+    ) -> None:
         self.db = db
         self.hub = hub
         self.bots = bots
+        self.jobs = jobs
         self.recent_events = recent_events
         self._live: dict[int, Live] = {}
         self._locks: dict[int, asyncio.Lock] = {}
-        self._thinking: dict[tuple[int, int], asyncio.Task[None]] = {}
         self._labels: dict[str, Callable[[str], str]] = {}
         self._invites: dict[int, str | None] = {}
         self._guests: set[tuple[int, int]] = set()
@@ -148,17 +151,25 @@ class TableService:
 
     # -- life cycle ----------------------------------------------------------------------------
     async def resume(self) -> None:
-        """After a (re)start: let the bots of every running table think where it is their turn."""
+        """After a (re)start: queue a job for every bot whose turn it is."""
+        await self.wake_waiting_bots()
+
+    async def wake_waiting_bots(self) -> None:
+        """Queue a job for every bot whose turn it is at a running table (a queued job is not repeated).
+        Run after a start and now and then, so that no bot waits for a job lost with a process."""
+        bot_tables = select(SeatRow.table_id).where(SeatRow.bot.is_not(None))
         async with self.db.session() as session:
-            ids = (await session.execute(select(TableRow.id).where(TableRow.status == "playing"))).scalars().all()
+            ids = (await session.execute(
+                select(TableRow.id).where(TableRow.status == "playing", TableRow.id.in_(bot_tables))
+            )).scalars().all()
         for table_id in ids:
-            self._wake_bots(await self._read(table_id))
+            try:
+                self._wake_bots(await self._read(table_id))
+            except NotFound:  # removed meanwhile
+                continue
 
     async def close(self) -> None:
         self.closing = True
-        for task in list(self._thinking.values()):
-            task.cancel()
-        self._thinking.clear()
 
     # -- creating and filling tables -----------------------------------------------------------
     async def create(
@@ -422,7 +433,7 @@ class TableService:
         if account is None:
             raise Unauthenticated("signed-out", "sign in (session cookie or Bearer token) to play")
         async with self._lock(table_id):
-            live = await self._current(table_id)
+            live = await self._current(table_id, seq)
             seat = live.seat_of(account)
             if seat is None:
                 raise Forbidden("not-seated", f"you do not sit at table {table_id}: spectators cannot move")
@@ -475,56 +486,50 @@ class TableService:
 
     # -- bots ----------------------------------------------------------------------------------
     def _wake_bots(self, live: Live) -> None:
-        if self.bots is None or self.closing or live.status != "playing":
+        if self.jobs is None or self.closing or live.status != "playing":
             return
         for seat in live.state.seats_to_act():
-            key = (live.id, seat)
-            if live.seats[seat].bot and key not in self._thinking:
-                self._thinking[key] = asyncio.create_task(self._bot_turn(live.id, seat))
+            if live.seats[seat].bot:
+                self.jobs.put(BotJob(live.id, live.seq, seat))
 
-    async def _bot_turn(self, table_id: int, seat: int) -> None:
+    async def play_bot(self, job: BotJob) -> bool:
+        """Think and move for the bot of ``job`` if its table still waits for it at ``job.seq``.
+
+        A job delivered twice moves once: the second finds the table past ``job.seq`` (or loses the
+        race for it at the log's UNIQUE (table, seq)). Returns whether this call moved."""
+        if self.bots is None:
+            raise RuntimeError("this process has no bot pool")
         try:
-            await self._bot_moves(table_id, seat)
-        except asyncio.CancelledError:
-            raise
-        except Exception:  # a failing bot must not take the server down; the next change wakes it again
-            log.exception("bot at table %s seat %s failed", table_id, seat)
-        finally:
-            self._thinking.pop((table_id, seat), None)
-        if not self.closing and table_id in self._live:
-            live = self._live[table_id]
-            if seat in live.to_act():
-                self._wake_bots(live)
-
-    async def _bot_moves(self, table_id: int, seat: int) -> None:
-        assert self.bots is not None
-        live = await self._read(table_id)
-        if seat not in live.to_act():
-            return
-        level = live.seats[seat].bot or "random"
-        seen = live.seq
-        action = await self.bots.choose(
-            live.game, live.state.to_json(), seat, level, _bot_seed(live.seed, seen, seat)
-        )
-        async with self._lock(table_id):
-            live = await self._current(table_id)
-            # Another seat's simultaneous secret choice may have come first: the bot's choice stands
-            # if it is still its turn and the action is still legal.
-            if seat in live.to_act() and action in live.state.legal_actions(seat):
-                await self._submit(live, seat, live.seq, action)
+            live = await self._read(job.table_id)
+        except NotFound:
+            return False
+        if not _waits_for(live, job):
+            return False
+        level = live.seats[job.seat].bot or "random"
+        seed = _bot_seed(live.seed, job.seq, job.seat)
+        action = await self.bots.choose(live.game, live.state.to_json(), job.seat, level, seed)
+        async with self._lock(job.table_id):
+            live = await self._current(job.table_id, job.seq)
+            if not _waits_for(live, job):
+                return False
+            try:
+                await self._submit(live, job.seat, job.seq, action)
+            except StaleSeq:
+                return False
+        return True
 
     # -- the cache -----------------------------------------------------------------------------
     def _lock(self, table_id: int) -> asyncio.Lock:
         return self._locks.setdefault(table_id, asyncio.Lock())
 
-    async def _current(self, table_id: int) -> Live:
-        """For a writer (holding the lock): the cached table while it plays, else a checked load.
+    async def _current(self, table_id: int, seq: int) -> Live:
+        """For a writer at ``seq`` (holding the lock): the cached table while it plays at ``seq``, else
+        a load checked against the log (another process may have moved on).
 
-        A running game changes only through this service, so the cache is current unless another
-        process wrote; then the UNIQUE (table, seq) constraint refuses the insert and ``_append``
-        reloads from the log."""
+        When the cache is at ``seq`` but another process wrote meanwhile, the UNIQUE (table, seq)
+        constraint refuses the insert and ``_append`` reloads from the log."""
         cached = self._live.get(table_id)
-        if cached is not None and cached.status == "playing":
+        if cached is not None and cached.status == "playing" and cached.seq == seq:
             return cached
         return await self._load(table_id)
 
@@ -595,6 +600,10 @@ async def _insert_table(
         row.table_id = table.id
         session.add(row)
     return table.id
+
+
+def _waits_for(live: Live, job: BotJob) -> bool:
+    return live.seq == job.seq and job.seat in live.to_act() and bool(live.seats[job.seat].bot)
 
 
 def _game(name: object) -> Any:

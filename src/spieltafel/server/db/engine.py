@@ -10,10 +10,12 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Connection, event
+from sqlalchemy import Connection, event, text
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 
 MIGRATIONS = Path(__file__).with_name("migrations")
+HEALTH_TIMEOUT = 2.0
 
 
 def alembic_config(connection: Connection | None = None) -> Config:
@@ -68,6 +70,15 @@ class Database:
     @property
     def kind(self) -> str:
         return self.engine.dialect.name
+
+    async def healthy(self) -> bool:
+        """Whether the database answers ``SELECT 1`` within ``HEALTH_TIMEOUT`` seconds."""
+        try:
+            async with asyncio.timeout(HEALTH_TIMEOUT), self.engine.connect() as connection:
+                await connection.execute(text("SELECT 1"))
+        except (SQLAlchemyError, OSError, TimeoutError):
+            return False
+        return True
 
     async def start(self) -> None:
         await migrate(self.engine)

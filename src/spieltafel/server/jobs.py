@@ -1,0 +1,179 @@
+"""The bots' job queue: "seat S of table T should move at ``seq`` Q".
+
+A job is keyed by ``(table, seq, seat)``: a job whose ``seq`` the table has left does nothing, and the
+UNIQUE ``(table, seq)`` of the move log lets only one of two deliveries of the same job commit a move.
+:class:`MemoryJobs` serves one process; :class:`RedisJobs` is a Redis stream with a consumer group, so
+any server process can queue a job and any ``spieltafel worker`` (or server) takes it; a job taken by a
+process that died is handed to another after ``timeout`` seconds."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+from redis.asyncio import Redis
+from redis.exceptions import RedisError, ResponseError
+
+log = logging.getLogger("spieltafel.server")
+RETRY_SECONDS = 0.5
+BLOCK_MS = 1000
+
+
+@dataclass(frozen=True, slots=True)
+class BotJob:
+    table_id: int
+    seq: int
+    seat: int
+
+    @property
+    def key(self) -> str:
+        return f"{self.table_id}:{self.seq}:{self.seat}"
+
+    @classmethod
+    def parse(cls, key: str) -> BotJob:
+        table_id, seq, seat = (int(part) for part in key.split(":"))
+        return cls(table_id, seq, seat)
+
+
+@dataclass(frozen=True, slots=True)
+class Delivery:
+    job: BotJob
+    receipt: str
+
+
+class MemoryJobs:
+    """Jobs in one process: a job already waiting or running is not queued again."""
+
+    kind = "memory"
+
+    def __init__(self) -> None:
+        self._queue: asyncio.Queue[BotJob] = asyncio.Queue()
+        self._known: set[BotJob] = set()
+
+    def put(self, job: BotJob) -> None:
+        if job not in self._known:
+            self._known.add(job)
+            self._queue.put_nowait(job)
+
+    async def take(self) -> Delivery:
+        job = await self._queue.get()
+        return Delivery(job, job.key)
+
+    async def done(self, delivery: Delivery) -> None:
+        self._known.discard(delivery.job)
+
+    async def start(self) -> None:
+        """Nothing to connect."""
+
+    async def close(self) -> None:
+        """Nothing to disconnect."""
+
+
+class RedisJobs:
+    """Jobs in the Redis stream ``<prefix>:bot-jobs`` (consumer group ``bots``).
+
+    ``put`` queues a job once per ``timeout`` (``SET <prefix>:bot-job:<key> NX EX``); a delivery is
+    acknowledged and deleted when done, and one left pending longer than ``timeout`` (its taker died)
+    is claimed by the next ``take`` of any process."""
+
+    kind = "redis"
+    GROUP = "bots"
+
+    def __init__(self, url: str, prefix: str, consumer: str, timeout: float) -> None:
+        self.redis: Redis = Redis.from_url(url, socket_connect_timeout=2.0)
+        self.stream = f"{prefix}:bot-jobs"
+        self.prefix = prefix
+        self.consumer = consumer
+        self.timeout = timeout
+        self._outbox: asyncio.Queue[BotJob] = asyncio.Queue()
+        self._sender: asyncio.Task[None] | None = None
+        self._group_ready = False
+
+    def put(self, job: BotJob) -> None:
+        self._outbox.put_nowait(job)
+
+    async def start(self) -> None:
+        self._sender = asyncio.create_task(self._send())
+
+    async def close(self) -> None:
+        for _ in range(100):  # let queued jobs go out (at most a second)
+            if self._outbox.empty():
+                break
+            await asyncio.sleep(0.01)
+        if self._sender is not None:
+            self._sender.cancel()
+            await asyncio.gather(self._sender, return_exceptions=True)
+        await self.redis.aclose()
+
+    async def _send(self) -> None:
+        while True:
+            job = await self._outbox.get()
+            try:
+                await self.queue(job)
+            except (RedisError, OSError) as error:  # a waiting bot is found again by the next sweep
+                log.warning("bot job %s not queued: %s", job.key, error)
+                await asyncio.sleep(RETRY_SECONDS)
+
+    async def queue(self, job: BotJob) -> bool:
+        """Add ``job`` to the stream unless it was queued less than ``timeout`` ago; True when added."""
+        fresh = await self.redis.set(f"{self.prefix}:bot-job:{job.key}", b"1", nx=True, ex=max(1, int(self.timeout)))
+        if fresh:
+            await self.redis.xadd(self.stream, {"job": job.key})
+        return bool(fresh)
+
+    async def _ensure_group(self) -> None:
+        if self._group_ready:
+            return
+        try:
+            await self.redis.xgroup_create(self.stream, self.GROUP, id="0", mkstream=True)
+        except ResponseError as error:
+            if "BUSYGROUP" not in str(error):
+                raise
+        self._group_ready = True
+
+    async def take(self) -> Delivery:
+        """The next job: one whose taker died (pending over ``timeout``), else a new one (waits)."""
+        while True:
+            try:
+                await self._ensure_group()
+                delivery = await self._claim() or await self._read()
+            except (RedisError, OSError) as error:
+                log.warning("bot jobs unreachable (%s); retrying", error)
+                self._group_ready = False
+                await asyncio.sleep(RETRY_SECONDS)
+                continue
+            if delivery is not None:
+                return delivery
+
+    async def _claim(self) -> Delivery | None:
+        answer: Any = await self.redis.xautoclaim(
+            self.stream, self.GROUP, self.consumer, min_idle_time=int(self.timeout * 1000), count=1
+        )
+        return self._first(answer[1])
+
+    async def _read(self) -> Delivery | None:
+        streams: dict[Any, Any] = {self.stream: ">"}
+        answer: Any = await self.redis.xreadgroup(self.GROUP, self.consumer, streams, count=1, block=BLOCK_MS)
+        return self._first(answer[0][1]) if answer else None
+
+    @staticmethod
+    def _first(entries: list[tuple[bytes, dict[bytes, bytes] | None]]) -> Delivery | None:
+        for entry_id, fields in entries:
+            if fields and b"job" in fields:
+                return Delivery(BotJob.parse(fields[b"job"].decode()), entry_id.decode())
+        return None
+
+    async def done(self, delivery: Delivery) -> None:
+        try:
+            async with self.redis.pipeline(transaction=True) as pipe:
+                pipe.xack(self.stream, self.GROUP, delivery.receipt)
+                pipe.xdel(self.stream, delivery.receipt)
+                pipe.delete(f"{self.prefix}:bot-job:{delivery.job.key}")
+                await pipe.execute()
+        except (RedisError, OSError) as error:  # the job is claimed again later and then does nothing
+            log.warning("bot job %s not acknowledged: %s", delivery.job.key, error)
+
+
+JobQueue = MemoryJobs | RedisJobs
