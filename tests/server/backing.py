@@ -13,6 +13,7 @@ import os
 import uuid
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
+from pathlib import Path
 
 import pytest
 from redis.asyncio import Redis
@@ -116,3 +117,13 @@ async def redis_keys(url: str | None) -> AsyncIterator[str]:
     finally:
         if url is not None:
             await _forget(url, prefix)
+
+
+async def site_database(folder: Path) -> str:
+    """The database URL of a multi-process test: a fresh PostgreSQL database, or SQLite in ``folder``."""
+    return await create_database() or f"sqlite+aiosqlite:///{folder / 'site.db'}"
+
+
+async def drop_site_database(url: str) -> None:
+    if url.startswith("postgresql"):
+        await drop_database(url)

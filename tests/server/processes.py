@@ -80,9 +80,10 @@ class Server(Process):
     ready = "Spieltafel serves "
 
     def __init__(self, data: Path, database_url: str | None = None, redis_url: str | None = None,
-                 redis_prefix: str | None = None, bot_workers: int = 1, workers: int = 1, wait: bool = True) -> None:
+                 redis_prefix: str | None = None, bot_workers: int = 1, workers: int = 1, wait: bool = True,
+                 **environment: str) -> None:
         arguments = ["serve", "--port", "0", "--bot-workers", str(bot_workers), "--workers", str(workers)]
-        super().__init__(arguments, data, database_url, redis_url, redis_prefix, wait)
+        super().__init__(arguments, data, database_url, redis_url, redis_prefix, wait, **environment)
 
     @property
     def url(self) -> str:

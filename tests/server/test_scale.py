@@ -1,0 +1,221 @@
+"""Several processes on one site (issue 13): two ``spieltafel serve`` processes and a ``spieltafel worker``
+on one database (SQLite, or PostgreSQL in the second CI run) and Redis.
+
+- fan-out: a WebSocket client on process A sees every move submitted through process B (delay measured);
+- concurrency: 1,000 times the same seat's two conflicting moves at the same ``seq``, one through each
+  process at the same moment: exactly one applied, the other refused as stale, the log holds the winners;
+- a bot job delivered twice (a second taker claims it while the first still thinks) moves once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import statistics
+import time
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import websockets
+from sqlalchemy import func, select
+
+from spieltafel.server.accounts import AccountService
+from spieltafel.server.db import Database, MoveRow
+from spieltafel.server.hub import Hub
+from spieltafel.server.jobs import BotJob, RedisJobs
+from spieltafel.server.runners import BotPool
+from spieltafel.server.tables import TableService
+
+from .backing import drop_site_database, reachable_redis, redis_keys, site_database
+from .helpers import Person, person
+from .processes import Server, Worker
+
+pytestmark = pytest.mark.anyio
+CONFLICTS = 1000
+FAN_OUT_MOVES = 40
+SECRET = {"SPIELTAFEL_SECRET_KEY": "scale-test-secret"}
+
+
+class Site:
+    """Servers A and B and a worker on one database and one Redis prefix."""
+
+    def __init__(self, data: Path, database_url: str, redis_url: str, prefix: str) -> None:
+        self.data, self.database_url, self.redis_url, self.prefix = data, database_url, redis_url, prefix
+        options = {"database_url": database_url, "redis_url": redis_url, "redis_prefix": prefix}
+        self.a = Server(data, **options, bot_workers=0, wait=False, **SECRET)
+        self.b = Server(data, **options, bot_workers=0, wait=False, **SECRET)
+        self.worker = Worker(data, database_url, redis_url, prefix, wait=False, **SECRET)
+        for process in (self.a, self.b, self.worker):
+            process.wait_until_ready()
+
+    def stop(self) -> None:
+        for process in (self.a, self.b, self.worker):
+            process.stop()
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
+    tmp = tmp_path_factory.mktemp("site")
+    redis_url = asyncio.run(reachable_redis())
+    url = asyncio.run(site_database(tmp))
+    prefix = f"sttest-site-{tmp.name}"
+    running = Site(tmp / "data", url, redis_url, prefix)
+    try:
+        yield running
+    finally:
+        running.stop()
+        asyncio.run(drop_site_database(url))
+
+
+async def new_table(client: httpx.AsyncClient, host: Person, game: str, seats: list[dict[str, str]]) -> int:
+    answer = await client.post("/api/tables", json={"game": game, "players": len(seats), "seats": seats},
+                               headers=host.headers)
+    assert answer.status_code == 201, answer.text
+    table_id: int = answer.json()["id"]
+    return table_id
+
+
+async def two_people_table(a: httpx.AsyncClient, b: httpx.AsyncClient, game: str) -> tuple[int, list[Person]]:
+    """A table of two people, made through A and joined through B."""
+    alice, bob = await person(a), await person(b)
+    table_id = await new_table(a, alice, game, [{"kind": "me"}, {"kind": "open"}])
+    assert (await b.post(f"/api/tables/{table_id}/join", headers=bob.headers)).status_code == 200
+    return table_id, [alice, bob]
+
+
+async def test_fan_out_from_process_b_to_a_watcher_on_process_a(site: Site) -> None:
+    async with httpx.AsyncClient(base_url=site.a.url, timeout=30) as a, \
+            httpx.AsyncClient(base_url=site.b.url, timeout=30) as b:
+        table_id, people = await two_people_table(a, b, "haleakala")
+        watch_url = site.a.url.replace("http", "ws", 1) + f"/ws/tables/{table_id}"
+        delays: list[float] = []
+        async with websockets.connect(watch_url) as watcher:
+            seen = json.loads(await watcher.recv())["seq"]
+            rng = random.Random(3)
+            for _ in range(FAN_OUT_MOVES):
+                state, mover = await _acting(b, table_id, people)
+                if state["result"] is not None:
+                    break
+                sent = time.perf_counter()
+                move = {"seq": state["seq"], "action": rng.choice(state["legal"])["action"]}
+                answer = await b.post(f"/api/tables/{table_id}/moves", json=move, headers=mover.headers)
+                assert answer.status_code == 200, answer.text
+                while seen < answer.json()["seq"]:
+                    seen = json.loads(await asyncio.wait_for(watcher.recv(), 10))["seq"]
+                delays.append(time.perf_counter() - sent)
+    assert len(delays) >= 10
+    ms = sorted(1000 * d for d in delays)
+    print(f"\nfan-out B→A over Redis: {len(ms)} moves, move sent → watcher on A has it: "
+          f"p50 {statistics.median(ms):.1f} ms, max {ms[-1]:.1f} ms")
+
+
+async def _acting(client: httpx.AsyncClient, table_id: int, people: list[Person]) -> tuple[dict[str, Any], Person]:
+    """The state of the person to act (or the last state seen when the game is over)."""
+    state: dict[str, Any] = {}
+    for who in people:
+        state = (await client.get(f"/api/tables/{table_id}/state", headers=who.headers)).json()
+        if state["legal"] or state["result"] is not None:
+            return state, who
+    raise AssertionError(f"nobody may act at table {table_id}: {state}")
+
+
+async def test_conflicting_moves_through_two_processes_apply_once(site: Site) -> None:
+    applied: dict[int, list[tuple[int, int]]] = {}
+    refusals = 0
+    rng = random.Random(7)
+    async with httpx.AsyncClient(base_url=site.a.url, timeout=30) as a, \
+            httpx.AsyncClient(base_url=site.b.url, timeout=30) as b:
+        table_id, people = await two_people_table(a, b, "iquazu")
+        applied[table_id] = []
+        for _ in range(CONFLICTS):
+            state, mover = await _acting(a if rng.random() < 0.5 else b, table_id, people)
+            if state["result"] is not None:
+                table_id, people = await two_people_table(a, b, "iquazu")
+                applied[table_id] = []
+                state, mover = await _acting(a, table_id, people)
+            first, second = _two_choices(state["legal"], rng)
+            answers = await asyncio.gather(*(
+                client.post(f"/api/tables/{table_id}/moves", json={"seq": state["seq"], "action": action},
+                            headers=mover.headers)
+                for client, action in ((a, first), (b, second))
+            ))
+            codes = sorted(answer.status_code for answer in answers)
+            assert codes == [200, 409], [answer.text for answer in answers]
+            refused = next(answer for answer in answers if answer.status_code == 409)
+            assert refused.json()["detail"]["code"] == "stale", refused.text
+            refusals += 1
+            winner = first if answers[0].status_code == 200 else second
+            applied[table_id].append((state["seq"], winner))
+    assert refusals == CONFLICTS
+    await _check_log(site.database_url, applied)
+    print(f"\n{CONFLICTS} conflicting pairs over {len(applied)} tables: one applied and one stale each time")
+
+
+def _two_choices(legal: list[dict[str, Any]], rng: random.Random) -> tuple[int, int]:
+    """Two different legal actions when there are two (else the same one twice)."""
+    actions = [item["action"] for item in legal]
+    if len(actions) == 1:
+        return actions[0], actions[0]
+    first, second = rng.sample(actions, 2)
+    return first, second
+
+
+async def _check_log(database_url: str, applied: dict[int, list[tuple[int, int]]]) -> None:
+    """The move log holds exactly the applied moves: one per seq, the winner's action."""
+    db = Database(database_url)
+    try:
+        async with db.session() as session:
+            for table_id, moves in applied.items():
+                rows = (await session.execute(
+                    select(MoveRow.seq, MoveRow.action).where(MoveRow.table_id == table_id).order_by(MoveRow.seq)
+                )).all()
+                assert [(seq, action) for seq, action in rows] == moves, f"table {table_id}"
+    finally:
+        await db.close()
+
+
+@pytest.fixture
+async def two_takers(tmp_path: Path) -> AsyncIterator[tuple[TableService, TableService, RedisJobs, RedisJobs]]:
+    """Two table services on one database (as in two worker processes), each with its own job taker."""
+    redis_url = await reachable_redis()
+    url = await site_database(tmp_path)
+    db = Database(url)
+    await db.start()
+    pool = BotPool(1)
+    async with redis_keys(redis_url) as prefix:
+        first = RedisJobs(redis_url, prefix, "first", timeout=0.2)
+        second = RedisJobs(redis_url, prefix, "second", timeout=0.2)
+        try:
+            yield TableService(db, Hub(), pool), TableService(db, Hub(), pool), first, second
+        finally:
+            await first.close()
+            await second.close()
+            pool.close()
+            await db.close()
+            await drop_site_database(url)
+
+
+async def test_a_bot_job_delivered_twice_moves_once(
+    two_takers: tuple[TableService, TableService, RedisJobs, RedisJobs],
+) -> None:
+    one, other, first, second = two_takers
+    account = await AccountService(one.db).create("bothost", "correct horse battery")
+    table_id = await one.create(account, "haleakala", 2, {}, [{"kind": "bot", "bot": "random"}, {"kind": "me"}])
+    job = BotJob(table_id, 0, 0)
+    assert await first.queue(job) and not await first.queue(job)  # queued once
+    taken = await first.take()
+    await asyncio.sleep(0.3)  # the first taker seems dead: its job is handed out again
+    again = await second.take()
+    assert taken.job == again.job == job and taken.receipt == again.receipt
+    moved = await asyncio.gather(one.play_bot(taken.job), other.play_bot(again.job))
+    late = await other.play_bot(job)
+    assert sorted(moved) == [False, True] and late is False
+    async with one.db.session() as session:
+        count = await session.scalar(select(func.count()).select_from(MoveRow).where(MoveRow.table_id == table_id))
+    assert count == 1
+    await first.done(taken)
+    await second.done(again)
