@@ -29,7 +29,7 @@ pytestmark = pytest.mark.anyio
 KILLS = 20
 GAMES = (("iquazu", 3), ("haleakala", 3))
 MOVES_AFTER = 6
-SECRET = {"SPIELTAFEL_SECRET_KEY": "durability-test-secret"}
+SECRET = {"SPIELTAFEL_SECRET_KEY": "durability-test-secret", "SPIELTAFEL_RATE_LIMITS": '{"moves": "100000/minute"}'}
 
 
 @dataclass

@@ -37,7 +37,10 @@ from .processes import Server, Worker
 pytestmark = pytest.mark.anyio
 CONFLICTS = 1000
 FAN_OUT_MOVES = 40
-SECRET = {"SPIELTAFEL_SECRET_KEY": "scale-test-secret"}
+SECRET = {  # and limits far above what the proofs do: they prove the concurrency, not the rate limits
+    "SPIELTAFEL_SECRET_KEY": "scale-test-secret",
+    "SPIELTAFEL_RATE_LIMITS": '{"moves": "100000/minute", "tables": "10000/minute", "accounts": "1000/minute"}',
+}
 
 
 class Site:
@@ -79,9 +82,11 @@ async def new_table(client: httpx.AsyncClient, host: Person, game: str, seats: l
     return table_id
 
 
-async def two_people_table(a: httpx.AsyncClient, b: httpx.AsyncClient, game: str) -> tuple[int, list[Person]]:
-    """A table of two people, made through A and joined through B."""
-    alice, bob = await person(a), await person(b)
+async def two_people_table(
+    a: httpx.AsyncClient, b: httpx.AsyncClient, game: str, people: list[Person] | None = None
+) -> tuple[int, list[Person]]:
+    """A table of two people (new ones unless given), made through A and joined through B."""
+    alice, bob = people or [await person(a), await person(b)]
     table_id = await new_table(a, alice, game, [{"kind": "me"}, {"kind": "open"}])
     assert (await b.post(f"/api/tables/{table_id}/join", headers=bob.headers)).status_code == 200
     return table_id, [alice, bob]
@@ -134,7 +139,7 @@ async def test_conflicting_moves_through_two_processes_apply_once(site: Site) ->
         for _ in range(CONFLICTS):
             state, mover = await _acting(a if rng.random() < 0.5 else b, table_id, people)
             if state["result"] is not None:
-                table_id, people = await two_people_table(a, b, "iquazu")
+                table_id, people = await two_people_table(a, b, "iquazu", people)
                 applied[table_id] = []
                 state, mover = await _acting(a, table_id, people)
             first, second = _two_choices(state["legal"], rng)

@@ -150,7 +150,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         db, tables = site.db, site.tables
         chat = ChatService(db, tables, Hub())
         app.state.services = Services(settings, db, site.hub, AccountService(db), tables, chat, site.ratings, site)
-        app.state.services.rate = RateLimits(settings.rate_limits, settings.redis_url)
+        app.state.services.rate = RateLimits(settings.rate_limits, settings.redis_url, settings.redis_prefix)
         try:
             yield
         finally:

@@ -53,19 +53,23 @@ def limits_from(overrides: Mapping[str, str]) -> dict[str, list[RateLimitItem]]:
     return {name: parse_many(overrides.get(name, text)) for name, text in DEFAULT_LIMITS.items()}
 
 
-def storage_for(redis_url: str | None) -> Storage:
+def storage_for(redis_url: str | None, site_prefix: str = "spieltafel") -> Storage:
+    """Counters in memory, or in Redis under ``<site_prefix>-limits`` (the site's ``redis_prefix``)."""
     if not redis_url:
         return MemoryStorage()
     uri = "async+" + redis_url if not redis_url.startswith("async+") else redis_url
-    return RedisStorage(uri, implementation="redispy", key_prefix=REDIS_PREFIX)
+    key_prefix = REDIS_PREFIX if site_prefix == "spieltafel" else f"{site_prefix}-limits"
+    return RedisStorage(uri, implementation="redispy", key_prefix=key_prefix)
 
 
 class RateLimits:
     """Checks and counts; every method raises :class:`RateLimited` when a limit is used up."""
 
-    def __init__(self, overrides: Mapping[str, str] | None = None, redis_url: str | None = None) -> None:
+    def __init__(
+        self, overrides: Mapping[str, str] | None = None, redis_url: str | None = None, site_prefix: str = "spieltafel"
+    ) -> None:
         self.limits = limits_from(overrides or {})
-        self.storage = storage_for(redis_url)
+        self.storage = storage_for(redis_url, site_prefix)
         self.limiter = MovingWindowRateLimiter(self.storage)
 
     async def hit(self, kind: str, key: str, what: str) -> None:
