@@ -7,6 +7,13 @@ Reports moves/s, move→update latency (from sending a move until the mover rece
 includes it) p50/p95/p99/max, and errors. With ``--expert-tables K`` it first opens K tables where only
 ``expert`` bots play, so that the latency of people's moves is measured while the bots think.
 Seat ``i`` of every table is played by the same account ``i`` (accounts are made once per run).
+
+Several processes: ``--url`` takes a comma-separated list; tables are made through the first, and the
+seats' WebSockets are spread round robin over all (so most moves fan out across processes).
+``--workload hidden-hand`` plays the boardgame.io anchor's workload (../shared/anchors/bgio/README.md):
+3 seats, 40 moves a game, each seat plays the smallest card higher than the pile's top card, else its
+smallest, as soon as it is its turn; the servers must run with the game registered
+(``python bench/hidden_hand.py serve ...``). The run ends when every game is over (or ``--seconds``).
 """
 
 from __future__ import annotations
@@ -34,6 +41,7 @@ class Totals:
     stale: int = 0
     errors: list[str] = field(default_factory=list)
     finished: int = 0
+    first: float = 0.0
     last: float = 0.0
 
 
@@ -58,15 +66,26 @@ async def open_table(client: httpx.AsyncClient, people: list[dict[str, str]], ga
     return table_id
 
 
-async def seat_client(url: str, headers: dict[str, str], stop: float, totals: Totals, rng: random.Random) -> None:
-    """One seat: play a random legal action whenever the state allows, until the game ends or time is up."""
+def hidden_hand_choice(message: dict[str, Any]) -> int:
+    """The anchor's driver policy: the smallest card higher than the pile's top card, else the smallest."""
+    hand: list[int] = message["view"]["hand"]
+    pile: list[int] = message["view"]["pile"]
+    top = pile[-1] if pile else 0
+    higher = [card for card in hand if card > top]
+    return hand.index(min(higher) if higher else min(hand))
+
+
+async def seat_client(url: str, headers: dict[str, str], stop: float, totals: Totals, rng: random.Random,
+                      workload: str = "random") -> None:
+    """One seat: play a legal action whenever the state allows, until the game ends or time is up."""
     try:
-        await _play_seat(url, headers, stop, totals, rng)
+        await _play_seat(url, headers, stop, totals, rng, workload)
     except (OSError, websockets.ConnectionClosed) as error:
         totals.errors.append(f"connection: {type(error).__name__}")
 
 
-async def _play_seat(url: str, headers: dict[str, str], stop: float, totals: Totals, rng: random.Random) -> None:
+async def _play_seat(url: str, headers: dict[str, str], stop: float, totals: Totals, rng: random.Random,
+                     workload: str) -> None:
     sent: tuple[int, float] | None = None
     async with websockets.connect(url, additional_headers=headers, max_size=2**22) as socket:
         while time.monotonic() < stop:
@@ -92,8 +111,12 @@ async def _play_seat(url: str, headers: dict[str, str], stop: float, totals: Tot
                 totals.finished += 1
                 return
             if message["legal"] and sent is None:
-                choice = rng.choice(message["legal"])["action"]
+                if workload == "hidden-hand":
+                    choice = hidden_hand_choice(message)
+                else:
+                    choice = rng.choice(message["legal"])["action"]
                 sent = (message["seq"], time.perf_counter())
+                totals.first = totals.first or time.monotonic()
                 await socket.send(json.dumps({"type": "move", "seq": message["seq"], "action": choice}))
 
 
@@ -113,7 +136,8 @@ def percentile(values: list[float], share: float) -> float:
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     limits = httpx.Limits(max_connections=50)
-    async with httpx.AsyncClient(base_url=args.url, timeout=60, limits=limits) as client:
+    urls = args.url.split(",")
+    async with httpx.AsyncClient(base_url=urls[0], timeout=60, limits=limits) as client:
         people = [await account(client, seat) for seat in range(args.players)]
         if args.expert_tables:
             await expert_tables(client, people[0], args.game, args.players, args.expert_tables)
@@ -125,15 +149,16 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
 
         tables = await asyncio.gather(*(limited() for _ in range(args.tables)))
     totals = Totals()
-    ws_base = args.url.replace("http", "ws", 1)
+    ws_bases = [url.replace("http", "ws", 1) for url in urls]
     rng = random.Random(args.seed)
     started = time.monotonic()
     stop = started + args.seconds
     await asyncio.gather(*(
-        seat_client(f"{ws_base}/ws/tables/{table_id}", who, stop, totals, random.Random(rng.random()))
-        for table_id in tables for who in people
+        seat_client(f"{ws_bases[(number + seat) % len(urls)]}/ws/tables/{table_id}", who, stop, totals,
+                    random.Random(rng.random()), args.workload)
+        for number, table_id in enumerate(tables) for seat, who in enumerate(people)
     ))
-    elapsed = max((totals.last or time.monotonic()) - started, 1e-6)
+    elapsed = max((totals.last or time.monotonic()) - (totals.first or started), 1e-6)  # first move sent → last ack
     ms = [1000 * value for value in totals.latencies]
     return {
         "url": args.url, "game": args.game, "players": args.players, "tables": args.tables,
@@ -156,8 +181,12 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=30.0, help="how long the seats play")
     parser.add_argument("--expert-tables", type=int, default=0, help="bot-only tables of 'expert' bots first")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--workload", choices=("random", "hidden-hand"), default="random",
+                        help="hidden-hand: the boardgame.io anchor's game and driver policy (sets --game, --players)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args()
+    if args.workload == "hidden-hand":
+        args.game, args.players = "hidden-hand", 3
     figures = asyncio.run(run(args))
     if args.json:
         print(json.dumps(figures, indent=1))

@@ -14,6 +14,7 @@ from spieltafel.server.app import create_app
 from spieltafel.server.settings import Settings
 
 from .backing import TEST_REDIS_URL, fresh_database, redis_keys
+from .backing import redis_prefix as unique_prefix
 
 
 @pytest.fixture
@@ -21,9 +22,11 @@ def anyio_backend() -> str:
     return "asyncio"
 
 
-def settings_for(folder: Path, database_url: str | None = None, redis_prefix: str = "spieltafel") -> Settings:
+def settings_for(folder: Path, database_url: str | None = None, redis_prefix: str | None = None) -> Settings:
+    """A test app's settings; a Redis key prefix of its own, so that no two tests share counters or jobs."""
     return Settings(
-        data_dir=folder, database_url=database_url, redis_url=TEST_REDIS_URL, redis_prefix=redis_prefix,
+        data_dir=folder, database_url=database_url, redis_url=TEST_REDIS_URL,
+        redis_prefix=redis_prefix or unique_prefix(),
         bot_workers=1, secret_key="test-secret",
     )
 
