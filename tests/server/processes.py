@@ -6,6 +6,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 import uuid
 from pathlib import Path
@@ -31,6 +32,7 @@ class Process:
             env["SPIELTAFEL_REDIS_URL"] = redis_url
         self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
         self.line = ""
+        self.output: list[str] = []
         if wait:
             self.wait_until_ready()
 
@@ -38,7 +40,19 @@ class Process:
         """Read the output up to the ready line (the process is stopped when it does not come)."""
         if not self.line:
             self.line = self._ready_line()
+            threading.Thread(target=self._drain, daemon=True).start()
         return self.line
+
+    def _drain(self) -> None:
+        """Keep reading what the process prints (so that the pipe never fills): ``output``."""
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            self.output.append(line)
+
+    def errors(self) -> list[str]:
+        """Printed tracebacks and error log lines (uvicorn logs an unhandled exception as ``Exception in ASGI``)."""
+        markers = ("Traceback", "Exception in ASGI", "ERROR", "Internal Server Error")
+        return [line for line in self.output if any(marker in line for marker in markers)]
 
     def _ready_line(self) -> str:
         assert self.process.stdout is not None

@@ -85,6 +85,11 @@ class TokenInfo:
     created_at: datetime
 
 
+def _aware(moment: datetime) -> datetime:
+    """A stored time in UTC with its zone (SQLite gives it back without one)."""
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
 def _account(row: AccountRow) -> Account:
     return Account(row.id, row.name, row.language, bool(row.program))
 
@@ -164,7 +169,7 @@ class AccountService:
             rows = await session.execute(
                 select(TokenRow.id, TokenRow.created_at).where(TokenRow.account_id == account.id).order_by(TokenRow.id)
             )
-            return [TokenInfo(token_id, created) for token_id, created in rows.all()]
+            return [TokenInfo(token_id, _aware(created)) for token_id, created in rows.all()]
 
     async def revoke_token(self, account: Account, token_id: int) -> None:
         """End one of the account's tokens (NotFound for another account's token or none)."""

@@ -68,3 +68,11 @@ class TooMany(ServiceError):
     """Too many requests in a short time: a rate limit (429)."""
 
     status = 429
+
+
+HTTP_CODES = {400: "malformed-body", 404: "not-found", 405: "method-not-allowed", 413: "too-large"}
+
+
+def http_error_detail(status: int, detail: object) -> dict[str, str]:
+    """Starlette's own refusals (a body that cannot be parsed, an unknown path or method) in the API's shape."""
+    return {"code": HTTP_CODES.get(status, f"http-{status}"), "message": str(detail)}

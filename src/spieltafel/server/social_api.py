@@ -173,14 +173,14 @@ async def rematch(table_id: TableNumber, account: Me, request: Request, response
     return {"id": new_id}
 
 
-@router.get("/api/leaderboards/{game}", response_model=list[LeaderboardEntry], responses=_errors(404),
+@router.get("/api/leaderboards/{game}", response_model=list[LeaderboardEntry], responses=_errors(404, 422),
             tags=["ratings"])
 async def leaderboard(game: Annotated[str, Path(max_length=40)], request: Request) -> list[dict[str, Any]]:
     board: list[dict[str, Any]] = await _services(request).ratings.leaderboard(game)
     return board
 
 
-@router.get("/api/players/{name}", response_model=ProfileOut, responses=_errors(404), tags=["ratings"])
+@router.get("/api/players/{name}", response_model=ProfileOut, responses=_errors(404, 422), tags=["ratings"])
 async def profile(name: AccountName, account: MaybeMe, request: Request) -> dict[str, Any]:
     found: dict[str, Any] = await _services(request).ratings.profile(name, account)
     return found

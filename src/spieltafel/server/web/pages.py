@@ -14,7 +14,7 @@ from typing import Any
 from urllib.parse import quote
 
 from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
 from spieltafel.core import get_game
 from spieltafel.core.registry import all_games
@@ -189,12 +189,17 @@ def table_rows(tables: Sequence[Mapping[str, Any]], gettext: Callable[[str], str
 
 
 async def not_found_page(request: Request, error: Exception) -> Response:
-    """A page that does not exist, in the reader's language; the API keeps FastAPI's JSON answer."""
+    """A page that does not exist, in the reader's language; the API answers in its JSON error shape."""
     from fastapi.exception_handlers import http_exception_handler
     from starlette.exceptions import HTTPException as StarletteHTTPException
 
+    from spieltafel.server.errors import http_error_detail
+
     assert isinstance(error, StarletteHTTPException)
-    if error.status_code != 404 or not is_page(request.url.path):
+    if not is_page(request.url.path):
+        detail = http_error_detail(error.status_code, error.detail)
+        return JSONResponse({"detail": detail}, status_code=error.status_code, headers=error.headers)
+    if error.status_code != 404:
         return await http_exception_handler(request, error)
     gettext = gettext_of(request)
     context = {"heading": gettext("Page not found"), "text": gettext("There is no page at this address.")}

@@ -41,7 +41,7 @@ from spieltafel.server.errors import ServiceError
 from spieltafel.server.web.security import files_of
 from spieltafel.server.web.templating import gettext_of, render
 
-router = APIRouter()
+router = APIRouter(include_in_schema=False)  # pages, not the JSON API
 log = logging.getLogger("spieltafel.server.web.replay")
 
 MAX_RECORD_BYTES = 1_000_000

@@ -22,7 +22,7 @@ from spieltafel.server.web import i18n
 from spieltafel.server.web.replay import board_module
 from spieltafel.server.web.templating import TEMPLATES_DIR, language_of, render
 
-router = APIRouter()
+router = APIRouter(include_in_schema=False)  # pages, not the JSON API
 
 PICTURE_PLAYERS: dict[str, int] = {"iquazu": 3, "haleakala": 2, "niagara": 3}
 """The player count of the pictures (the game's smallest count when not listed)."""
