@@ -117,7 +117,7 @@ def test_any_message_is_refused_cleanly_or_applied(table: Table) -> None:
         errors = [r for r in replies if r["type"] == "error"]
         if errors:
             counts["refused"] += 1
-            assert after == before, f"refused {message!r} but the state changed"
+            assert after == before, f"refused {message!r} ({errors}) but the state changed"
             assert all(set(e) == {"type", "code", "message"} and "Traceback" not in e["message"] for e in errors)
         elif after["seq"] != before["seq"]:
             counts["applied"] += 1  # a legal move, found by chance: start afresh on a new connection
