@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import random
 import re
@@ -29,6 +30,7 @@ import tempfile
 import time
 import uuid
 from collections.abc import Iterable
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -71,6 +73,7 @@ class Tally:
     pages_checked: int = 0
     texts_checked: int = 0
     leaks: list[str] = field(default_factory=list)
+    by_config: dict[str, int] = field(default_factory=dict)
 
     def add(self, other: Tally) -> None:
         self.games += other.games
@@ -79,6 +82,8 @@ class Tally:
         self.pages_checked += other.pages_checked
         self.texts_checked += other.texts_checked
         self.leaks += other.leaks
+        for config, count in other.by_config.items():
+            self.by_config[config] = self.by_config.get(config, 0) + count
 
 
 @dataclass
@@ -129,11 +134,12 @@ class Game:
         await asyncio.gather(*(self.seat(n, who) for n, who in enumerate(self.seats)), *watchers)
         return self.table, self.seen
 
-    def _socket_url(self) -> str:
-        return self.url.replace("http://", "ws://") + f"/ws/tables/{self.table}"
+    def _connect(self, headers: dict[str, str]) -> Any:
+        url = self.url.replace("http://", "ws://") + f"/ws/tables/{self.table}"
+        return websockets.connect(url, additional_headers=headers, max_size=2**22, ping_interval=None)
 
     async def watch(self, headers: dict[str, str]) -> None:
-        async with websockets.connect(self._socket_url(), additional_headers=headers, max_size=2**22) as socket:
+        async with self._connect(headers) as socket:
             while not self.over.is_set():
                 try:
                     text = await asyncio.wait_for(socket.recv(), timeout=0.5)
@@ -142,7 +148,7 @@ class Game:
                 self._record_socket(str(text))
 
     async def seat(self, number: int, headers: dict[str, str]) -> None:
-        async with websockets.connect(self._socket_url(), additional_headers=headers, max_size=2**22) as socket:
+        async with self._connect(headers) as socket:
             while True:
                 message = self._record_socket(str(await socket.recv()))
                 if message["type"] != "state":
@@ -227,7 +233,7 @@ def check_game(record: GameRecord, seen: Observed) -> Tally:
     """Check what one game showed against the engine's replay of its record."""
     from spieltafel.server.web import board, i18n
 
-    tally = Tally(games=1, socket_messages=seen.socket_messages)
+    tally = Tally(games=1, socket_messages=seen.socket_messages, by_config={f"{record.game}:{record.players}": 1})
     states, _ = replay_states(record)
     try:
         tally.states_checked = check_views(record, Seen(list(seen.states)))
@@ -292,8 +298,12 @@ def parse_plan(plan: str) -> list[tuple[str, int]]:
     return games
 
 
-async def audit(url: str, plan: list[tuple[str, int]], concurrency: int, seed: int = 0) -> Tally:
-    """The games of ``plan``, ``concurrency`` at a time."""
+async def audit(
+    url: str, plan: list[tuple[str, int]], concurrency: int, seed: int = 0, seconds: float | None = None
+) -> Tally:
+    """The games of ``plan``, ``concurrency`` at a time; with ``seconds``, no new game starts after that time
+    and games still running a minute later are left out (only finished games are counted and checked)."""
+    deadline = time.monotonic() + seconds if seconds else float("inf")
     tally = Tally()
     async with httpx.AsyncClient(base_url=url, timeout=120) as http:
         pool = [await make_people(http, 5) for _ in range(concurrency)]
@@ -302,16 +312,19 @@ async def audit(url: str, plan: list[tuple[str, int]], concurrency: int, seed: i
             queue.put_nowait((number, game, players))
 
         async def worker(people: People) -> None:
-            while not queue.empty():
+            while not queue.empty() and time.monotonic() < deadline:
                 number, game, players = queue.get_nowait()
                 table, seen = await Game(url, http, people, game, players, seed * 100_003 + number).play()
                 record = GameRecord.model_validate((await http.get(f"/api/tables/{table}/record")).json())
-                tally.add(await asyncio.to_thread(check_game, record, seen))
+                tally.add(await asyncio.get_running_loop().run_in_executor(checkers, check_game, record, seen))
                 if tally.games % 10 == 0:
                     print(f"{tally.games} games, {tally.socket_messages} socket messages, "
                           f"{len(tally.leaks)} leaks", file=sys.stderr, flush=True)
 
-        await asyncio.gather(*(worker(people) for people in pool))
+        with ProcessPoolExecutor(1) as checkers:  # checks off this loop: the sockets keep answering pings
+            running = asyncio.gather(*(worker(people) for people in pool))
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(running, None if seconds is None else seconds + 60)
     return tally
 
 
@@ -320,19 +333,23 @@ def main() -> None:
     parser.add_argument("--plan", default=BENCH_PLAN, help="game:players=count,... (default: 300 games)")
     parser.add_argument("--concurrency", type=int, default=8)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seconds", type=float, default=None, help="start no game after this; report what finished")
     arguments = parser.parse_args()
     data = Path(tempfile.mkdtemp(prefix="spieltafel-leak-")) / "data"
     server = Server(data, env={"SPIELTAFEL_RATE_LIMITS": GENEROUS})
     started = time.monotonic()
     try:
-        tally = asyncio.run(audit(server.url, parse_plan(arguments.plan), arguments.concurrency, arguments.seed))
+        plan = parse_plan(arguments.plan)
+        tally = asyncio.run(audit(server.url, plan, arguments.concurrency, arguments.seed, arguments.seconds))
     finally:
         server.stop()
     seconds = time.monotonic() - started
     errors = server.errors()
     print(json.dumps({
         "plan": arguments.plan,
-        "games": tally.games, "socket_messages": tally.socket_messages, "states_checked": tally.states_checked,
+        "games": tally.games,
+        "games_by_config": tally.by_config,
+        "socket_messages": tally.socket_messages, "states_checked": tally.states_checked,
         "pages_checked": tally.pages_checked, "other_answers_checked": tally.texts_checked,
         "leaks": len(tally.leaks), "server_errors": len(errors), "seconds": round(seconds, 1),
     }, indent=2))

@@ -351,6 +351,8 @@ def test_every_route_answers_every_caller_as_documented(world: World) -> None:
                 probe.check(role, answer)
             if probe.resets:
                 world.renew_sessions()
+    routes = {(p.method, p.route) for p in probes(world)}
+    print(f"authorization matrix: {len(routes)} routes, {len(probes(world))} probes, {cells} cells checked")
     assert not problems, "\n".join(problems)
     assert cells >= 50 * len(ROLES)
 
