@@ -40,7 +40,8 @@ import websockets
 
 from spieltafel.core import GameRecord, State
 
-from .helpers import PASSWORD, Seen, Server, check_views, replay_states
+from .helpers import PASSWORD, Seen, check_views, replay_states
+from .processes import Server
 
 BENCH_PLAN = "iquazu:2=80,iquazu:3=80,iquazu:4=80,haleakala:2=51,niagara:3=3,niagara:4=3,niagara:5=3"
 """300 games of every title and player count. Random players take 1,500 to 4,000 moves for a game of Niagara
@@ -336,7 +337,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=None, help="start no game after this; report what finished")
     arguments = parser.parse_args()
     data = Path(tempfile.mkdtemp(prefix="spieltafel-leak-")) / "data"
-    server = Server(data, env={"SPIELTAFEL_RATE_LIMITS": GENEROUS})
+    server = Server(data, SPIELTAFEL_RATE_LIMITS=GENEROUS)
     started = time.monotonic()
     try:
         plan = parse_plan(arguments.plan)

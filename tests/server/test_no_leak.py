@@ -13,15 +13,16 @@ import pytest
 
 from spieltafel.core import GameRecord, get_game
 
-from .helpers import Server, replay_states
+from .helpers import replay_states
 from .leakcheck import GENEROUS, Observed, audit, check_game, parse_plan
+from .processes import Server
 
 CI_PLAN = "iquazu:2=1,iquazu:3=1,iquazu:4=1,haleakala:2=1,niagara:3=1"
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    running = Server(tmp_path_factory.mktemp("no-leak") / "data", env={"SPIELTAFEL_RATE_LIMITS": GENEROUS})
+    running = Server(tmp_path_factory.mktemp("no-leak") / "data", SPIELTAFEL_RATE_LIMITS=GENEROUS)
     yield running
     running.stop()
 
