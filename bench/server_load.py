@@ -75,24 +75,54 @@ def hidden_hand_choice(message: dict[str, Any]) -> int:
     return hand.index(min(higher) if higher else min(hand))
 
 
-async def seat_client(url: str, headers: dict[str, str], stop: float, totals: Totals, rng: random.Random,
+@dataclass
+class Start:
+    """As in the anchor's driver: seats connect 64 at a time, and play starts when all have their state."""
+
+    seats: int
+    seconds: float
+    connecting: asyncio.Semaphore = field(default_factory=lambda: asyncio.Semaphore(64))
+    connected: int = 0
+    go: asyncio.Event = field(default_factory=asyncio.Event)
+    started: float = 0.0
+    stop: float = 0.0
+
+    def arrived(self) -> None:
+        self.connected += 1
+        if self.connected == self.seats:
+            self.started = time.monotonic()
+            self.stop = self.started + self.seconds
+            self.go.set()
+
+
+async def seat_client(url: str, headers: dict[str, str], start: Start, totals: Totals, rng: random.Random,
                       workload: str = "random") -> None:
     """One seat: play a legal action whenever the state allows, until the game ends or time is up."""
     try:
-        await _play_seat(url, headers, stop, totals, rng, workload)
-    except (OSError, websockets.ConnectionClosed) as error:
+        await _play_seat(url, headers, start, totals, rng, workload)
+    except (OSError, websockets.ConnectionClosed, TimeoutError) as error:
         totals.errors.append(f"connection: {type(error).__name__}")
+        if not start.go.is_set():
+            start.arrived()
 
 
-async def _play_seat(url: str, headers: dict[str, str], stop: float, totals: Totals, rng: random.Random,
+async def _play_seat(url: str, headers: dict[str, str], start: Start, totals: Totals, rng: random.Random,
                      workload: str) -> None:
     sent: tuple[int, float] | None = None
-    async with websockets.connect(url, additional_headers=headers, max_size=2**22) as socket:
-        while time.monotonic() < stop:
-            try:
-                raw = await asyncio.wait_for(socket.recv(), timeout=max(0.01, stop - time.monotonic()))
-            except TimeoutError:
-                return
+    async with start.connecting:
+        socket = await websockets.connect(url, additional_headers=headers, max_size=2**22, open_timeout=60)
+        first: str | bytes | None = await asyncio.wait_for(socket.recv(), 60)
+    start.arrived()
+    await start.go.wait()
+    async with socket:
+        while time.monotonic() < start.stop:
+            if first is not None:
+                raw, first = first, None
+            else:
+                try:
+                    raw = await asyncio.wait_for(socket.recv(), timeout=max(0.01, start.stop - time.monotonic()))
+                except TimeoutError:
+                    return
             message: dict[str, Any] = json.loads(raw)
             if message["type"] == "error":
                 if message["code"] == "stale":
@@ -151,14 +181,13 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     totals = Totals()
     ws_bases = [url.replace("http", "ws", 1) for url in urls]
     rng = random.Random(args.seed)
-    started = time.monotonic()
-    stop = started + args.seconds
+    start = Start(len(tables) * len(people), args.seconds)
     await asyncio.gather(*(
-        seat_client(f"{ws_bases[(number + seat) % len(urls)]}/ws/tables/{table_id}", who, stop, totals,
+        seat_client(f"{ws_bases[(number + seat) % len(urls)]}/ws/tables/{table_id}", who, start, totals,
                     random.Random(rng.random()), args.workload)
         for number, table_id in enumerate(tables) for seat, who in enumerate(people)
     ))
-    elapsed = max((totals.last or time.monotonic()) - (totals.first or started), 1e-6)  # first move sent → last ack
+    elapsed = max((totals.last or time.monotonic()) - (totals.first or start.started), 1e-6)  # first move → last ack
     ms = [1000 * value for value in totals.latencies]
     return {
         "url": args.url, "game": args.game, "players": args.players, "tables": args.tables,
