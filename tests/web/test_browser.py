@@ -5,6 +5,7 @@ from __future__ import annotations
 import http.cookiejar
 import json
 import random
+import re
 import time
 import urllib.error
 import urllib.request
@@ -231,3 +232,47 @@ def test_language_switch_changes_the_page(server: Server, browser: Any, shots: P
     assert other.locator("html").get_attribute("lang") == "de"
     other.context.close()
     eve.context.close()
+
+
+def test_a_live_clock_ticks_and_a_bot_takes_over_a_leavers_seat(server: Server, browser: Any, shots: Path) -> None:
+    """Issue 14: the clock of the seat to act counts down on the page; the one who leaves is replaced by the
+    table's bot, marked as such on the other player's page, which then sees the bot move."""
+    erik, fenna = new_person(browser), new_person(browser)
+    sign_up(erik, server.url, "erik")
+    sign_up(fenna, server.url, "fenna")
+    erik.goto(f"{server.url}/tables/new?game=haleakala&players=2")
+    erik.select_option("#seat-1", "open")
+    erik.check("input[name='pace'][value='live']")
+    erik.select_option("#minutes", "3")
+    erik.check("input[name='leaver'][value='bot']")
+    erik.select_option("#leaver_bot", "random")
+    erik.click("form.new-table button[type=submit]")
+    erik.wait_for_url(re.compile(r".*/tables/\d+$"))
+    table = int(erik.url.rsplit("/", 1)[1])
+    fenna.goto(f"{server.url}/tables/{table}")
+    fenna.click("form[action$='/join'] button")
+    fenna.wait_for_url(f"{server.url}/tables/{table}")
+    wait_live(fenna)
+    erik.wait_for_selector("#board", timeout=20_000)
+    wait_live(erik)
+    assert my_turn(erik)
+    running = "#seat-list [data-clock='0'].running"
+    first = erik.locator(running).inner_text()
+    assert re.fullmatch(r"[23]:\d\d", first), first
+    erik.wait_for_function(
+        "([sel, first]) => document.querySelector(sel).textContent !== first", arg=[running, first], timeout=5_000
+    )
+    assert fenna.locator("#seat-list [data-clock='0']").inner_text()   # the other sees it too
+    shoot(erik, shots, "live-clock")
+
+    erik.click(".leave-box summary")
+    erik.click(".leave-box button[type=submit]")
+    erik.wait_for_url(f"{server.url}/")
+    fenna.wait_for_selector("#seat-list .seat-0 .seat-gone", timeout=20_000)
+    assert "erik" in fenna.locator("#seat-list .seat-0 .seat-label").inner_text()
+    assert "Bot" in fenna.locator("#seat-list .seat-0 .seat-label").inner_text()
+    wait_live(fenna)
+    wait_for(lambda: my_turn(fenna), timeout=30)                      # the bot moved for erik
+    assert not erik.csp_errors and not fenna.csp_errors, erik.csp_errors + fenna.csp_errors
+    erik.context.close()
+    fenna.context.close()

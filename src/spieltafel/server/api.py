@@ -36,6 +36,7 @@ from .schemas import (
     TableId,
     TableListed,
     TableOut,
+    TableWaiting,
     TokenListed,
     TokenOut,
 )
@@ -138,9 +139,17 @@ async def create_table(body: NewTable, account: Me, request: Request) -> dict[st
     await rate_limits(request).hit("tables", str(account.id), "new tables")
     seats = [seat.model_dump() for seat in body.seats]
     table_id = await _services(request).tables.create(
-        account, body.game, body.players, body.options, seats, private=body.private
+        account, body.game, body.players, body.options, seats, private=body.private,
+        clock=body.clock.model_dump() if body.clock else None, leaver=body.leaver.model_dump() if body.leaver else None,
     )
     return {"id": table_id}
+
+
+@router.get("/api/waiting", response_model=list[TableWaiting], responses=_errors(401), tags=["tables"])
+async def waiting_tables(account: Me, request: Request) -> list[dict[str, Any]]:
+    """The running games where it is your turn, soonest deadline first."""
+    result: list[dict[str, Any]] = await _services(request).tables.waiting(account)
+    return result
 
 
 @router.get("/api/tables", response_model=list[TableListed], responses=_errors(401, 422), tags=["tables"])
@@ -163,7 +172,8 @@ async def join_table(table_id: TableNumber, account: Me, request: Request, body:
     return {"seat": seat}
 
 
-@router.post("/api/tables/{table_id}/leave", status_code=204, responses=_errors(401, 404, 409), tags=["tables"])
+@router.post("/api/tables/{table_id}/leave", status_code=204, responses=_errors(401, 404, 409), tags=["tables"],
+             description="Before the start the seat opens again; during the game the table's leaver rule takes it.")
 async def leave_table(table_id: TableNumber, account: Me, request: Request) -> None:
     await _services(request).tables.leave(account, table_id)
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from contextlib import asynccontextmanager
@@ -140,20 +142,27 @@ def _allow_origins(app: FastAPI, settings: Settings) -> None:
         )
 
 
-def create_app(settings: Settings | None = None) -> FastAPI:
-    """The server application; its lifespan migrates the database and starts the services."""
+def create_app(settings: Settings | None = None, now_ms: Callable[[], int] | None = None) -> FastAPI:
+    """The server application; its lifespan migrates the database and starts the services.
+
+    ``now_ms`` is the clock of every time limit (epoch milliseconds; tests pass one they control)."""
     settings = settings or Settings()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        site = await open_site(settings)
+        site = await open_site(settings, now_ms=now_ms)
         db, tables = site.db, site.tables
         chat = ChatService(db, tables, Hub())
         app.state.services = Services(settings, db, site.hub, AccountService(db), tables, chat, site.ratings, site)
         app.state.services.rate = RateLimits(settings.rate_limits, settings.redis_url, settings.redis_prefix)
+        sweeper = asyncio.create_task(tables.sweep_forever(settings.sweep_seconds)) if settings.sweep_seconds else None
         try:
             yield
         finally:
+            if sweeper is not None:
+                sweeper.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await sweeper
             await site.close()
 
     app = FastAPI(

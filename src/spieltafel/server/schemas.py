@@ -71,12 +71,40 @@ class BotSeat(Strict):
 SeatSpec = Annotated[MeSeat | OpenSeat | BotSeat, Field(discriminator="kind")]
 
 
+class LiveClock(Strict):
+    pace: Literal["live"]
+    minutes: StrictInt = Field(ge=1, le=180, description="minutes per person for the whole game")
+    increment: StrictInt = Field(default=0, ge=0, le=60, description="seconds added after each move")
+
+
+class TurnClock(Strict):
+    pace: Literal["turn"]
+    per_move: Literal["12h", "1d", "3d", "7d"] = Field(description="time for each move")
+
+
+ClockSpec = Annotated[LiveClock | TurnClock, Field(discriminator="pace")]
+
+
+class BotTakesOver(Strict):
+    rule: Literal["bot"]
+    bot: Annotated[StrictStr, Field(max_length=20)] = Field(default="medium", description="the bot's level")
+
+
+class PlayerIsOut(Strict):
+    rule: Literal["out"]
+
+
+LeaverSpec = Annotated[BotTakesOver | PlayerIsOut, Field(discriminator="rule")]
+
+
 class NewTable(Strict):
     game: Name
     players: StrictInt = Field(ge=1, le=16)
     options: dict[Name, Name] = Field(default_factory=dict)
     seats: list[SeatSpec] = Field(max_length=16)
     private: bool = Field(default=False, description="seen and joined only through its invitation link")
+    clock: ClockSpec | None = Field(default=None, description="none: no time limit")
+    leaver: LeaverSpec | None = Field(default=None, description="when a person leaves or runs out of time")
 
 
 class TableId(Strict):
@@ -97,6 +125,12 @@ class SeatInfo(Strict):
     name: str | None
     bot: str | None
     program: bool = Field(default=False, description="the account sitting here is a program")
+    gone: Literal["left", "time"] | None = Field(description="why the person no longer plays this seat")
+
+
+class LeaverOut(Strict):
+    rule: Literal["bot", "out"]
+    bot: str | None
 
 
 class TableOut(Strict):
@@ -109,10 +143,16 @@ class TableOut(Strict):
     seq: int
     private: bool = False
     rematch: int | None = Field(default=None, description="the rematch's table, once somebody asked for it")
+    clock: LiveClock | TurnClock | None
+    leaver: LeaverOut
 
 
 class TableListed(TableOut):
     to_act: list[int]
+
+
+class TableWaiting(TableListed):
+    deadline_ms: int | None = Field(description="when your time for this move runs out (epoch ms), if limited")
 
 
 class LegalAction(Strict):
@@ -123,7 +163,20 @@ class LegalAction(Strict):
 
 class Result(Strict):
     scores: list[int]
-    winners: list[int]
+    winners: list[int] = Field(description="the winners among the seats that are not out")
+    out: list[int] = Field(description="seats whose person left or timed out under the rule 'out'")
+    places: list[int] = Field(description="each seat's place, 1 = best; seats that are out share the last")
+
+
+class SeatTime(Strict):
+    seat: int
+    remaining_ms: int | None = Field(description="live: the seat's clock; turn-based: time left for this move")
+    running: bool
+
+
+class Clocks(Strict):
+    now_ms: int = Field(description="the server's time (epoch ms) when the message was made")
+    seats: list[SeatTime]
 
 
 class StateOut(Strict):
@@ -134,6 +187,8 @@ class StateOut(Strict):
     legal: list[LegalAction]
     events: list[dict[str, Any]]
     result: Result | None
+    clocks: Clocks | None = Field(description="null without a time limit")
+    seats: list[SeatInfo] = Field(description="who plays each seat now (a bot may have taken over)")
 
 
 class Move(Strict):

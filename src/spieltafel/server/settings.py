@@ -49,6 +49,9 @@ class Settings(BaseSettings):
     cors_origins: list[str] = Field(
         default_factory=list, description="other sites whose pages may call the API with a token; none by default"
     )
+    sweep_seconds: float = Field(
+        default=1.0, ge=0.0, le=3600.0, description="how often this process sweeps missed deadlines (0: never)"
+    )
 
     @model_validator(mode="after")
     def _bots_need_a_queue(self) -> Settings:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import os
 import socket
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from .db import Database
@@ -55,7 +56,9 @@ def consumer_name() -> str:
     return f"{socket.gethostname()}-{os.getpid()}"
 
 
-async def open_site(settings: Settings, chores: list[Chore] | None = None) -> Site:
+async def open_site(
+    settings: Settings, chores: list[Chore] | None = None, now_ms: Callable[[], int] | None = None
+) -> Site:
     """Migrate the database, connect the hub and the queue, start the bot runner (when this process
     thinks for bots) and queue the jobs of bots that wait."""
     settings.prepare()
@@ -69,7 +72,7 @@ async def open_site(settings: Settings, chores: list[Chore] | None = None) -> Si
     await hub.start()
     await jobs.start()
     bots = BotPool(settings.bot_workers) if settings.bot_workers else None
-    tables = TableService(db, hub, bots, settings.recent_events, jobs)
+    tables = TableService(db, hub, bots, settings.recent_events, jobs, now_ms=now_ms)
     ratings = RatingService(db)
     tables.finishers.append(ratings.rate_finished)  # a game a worker's bot ends is rated there
     site = Site(settings, db, hub, jobs, bots, tables, ratings)

@@ -13,6 +13,7 @@ import builtins
 import importlib
 import logging
 import secrets
+import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
@@ -25,7 +26,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from spieltafel.bots import BOTS
 from spieltafel.core import Event, GameRecord, GameResult, RecordedAction, Rng, SpieltafelError, State, get_game
 
+from . import clocks
 from .accounts import Account
+from .clocks import Limits, SeatClock, Timing
 from .db import AccountRow, Database, GuestRow, MoveRow, SeatRow, TableRow
 from .errors import Conflict, Forbidden, Invalid, NotFound, StaleSeq, Unauthenticated
 from .hub import Hub
@@ -38,6 +41,9 @@ STATUSES = ("open", "playing", "over")
 SEAT_KINDS = ("me", "open", "bot")
 BOT_LEVELS = tuple(BOTS)
 MAX_LIST = 200
+MAX_MINUTES = 180
+MAX_INCREMENT = 60
+DEFAULT_LEAVER_BOT = "medium"
 
 
 Finisher = Callable[[AsyncSession, "Live", State], Awaitable[None]]
@@ -59,13 +65,28 @@ class Seat:
     name: str | None
     bot: str | None
     program: bool = False
+    gone: str | None = None
+    clock: SeatClock = field(default_factory=SeatClock)
 
     @property
     def kind(self) -> str:
         return "bot" if self.bot else "player" if self.account_id is not None else "open"
 
+    @property
+    def playing(self) -> bool:
+        """A person who still plays this seat (not a bot, not gone)."""
+        return self.account_id is not None and self.bot is None and self.gone is None
+
     def public(self, number: int) -> dict[str, Any]:
-        return {"seat": number, "kind": self.kind, "name": self.name, "bot": self.bot, "program": self.program}
+        return {"seat": number, "kind": self.kind, "name": self.name, "bot": self.bot, "program": self.program,
+                "gone": self.gone}
+
+    def recorded(self, leaver: str) -> str:
+        """Who sat here, for the record: a bot level, a name, or who left and what took the seat."""
+        if self.gone is not None:
+            taken = "out" if leaver == "out" else f"bot:{self.bot}"
+            return f"{self.name} ({self.gone}, {taken})"
+        return f"bot:{self.bot}" if self.bot else self.name or "open"
 
 
 @dataclass(slots=True)
@@ -84,11 +105,25 @@ class Live:
     events: deque[tuple[int, Event]] = field(default_factory=deque)
     invite: str | None = None
     rematch: int | None = None
+    timing: Timing = field(default_factory=Timing)
+    leaver: str = "bot"
+    leaver_bot: str | None = None
 
     def seat_of(self, account: Account | None) -> int | None:
+        """The seat ``account`` plays (None for a spectator and for a person who left or timed out)."""
         if account is None:
             return None
-        return next((n for n, s in enumerate(self.seats) if s.account_id == account.id), None)
+        return next((n for n, s in enumerate(self.seats) if s.account_id == account.id and s.gone is None), None)
+
+    def gone_seat(self, account: Account) -> int | None:
+        return next((n for n, s in enumerate(self.seats) if s.account_id == account.id and s.gone), None)
+
+    def out(self) -> list[int]:
+        """Seats whose person is out (the leaver rule "out"): ranked last."""
+        return [n for n, s in enumerate(self.seats) if s.gone and self.leaver == "out"]
+
+    def timed(self) -> list[int]:
+        return [n for n, s in enumerate(self.seats) if s.playing] if self.timing.pace else []
 
     def to_act(self) -> list[int]:
         return list(self.state.seats_to_act()) if self.status == "playing" else []
@@ -104,6 +139,8 @@ class Live:
             "seq": self.seq,
             "private": self.invite is not None,
             "rematch": self.rematch,
+            "clock": self.timing.public(),
+            "leaver": {"rule": self.leaver, "bot": self.leaver_bot if self.leaver == "bot" else None},
         }
 
 
@@ -125,6 +162,10 @@ def _labeller(game: str) -> Callable[[str], str]:
     return safe
 
 
+def wall_clock_ms() -> int:
+    return int(time.time() * 1000)
+
+
 def _bot_seed(table_seed: int, seq: int, seat: int) -> int:
     return (table_seed * 1_000_003 + seq * 101 + seat) % (2**63)
 
@@ -133,7 +174,8 @@ class TableService:
     """Create, join, leave, read and play tables; the one writer of every game."""
 
     def __init__(
-        self, db: Database, hub: Hub, bots: BotPool | None, recent_events: int = 16, jobs: JobQueue | None = None
+        self, db: Database, hub: Hub, bots: BotPool | None, recent_events: int = 16, jobs: JobQueue | None = None,
+        now_ms: Callable[[], int] | None = None,
     ) -> None:
         self.db = db
         self.hub = hub
@@ -148,6 +190,8 @@ class TableService:
         self.finishers: list[Finisher] = []
         """Called with (session, table, final state) in the transaction that ends a game (ratings)."""
         self.closing = False
+        self.now_ms: Callable[[], int] = now_ms or wall_clock_ms
+        """The clock of every time limit (epoch milliseconds)."""
 
     # -- life cycle ----------------------------------------------------------------------------
     async def resume(self) -> None:
@@ -174,24 +218,28 @@ class TableService:
     # -- creating and filling tables -----------------------------------------------------------
     async def create(
         self, account: Account, game: str, players: int, options: Mapping[str, Any], seats: list[Mapping[str, Any]],
-        private: bool = False,
+        private: bool = False, clock: Mapping[str, Any] | None = None, leaver: Mapping[str, Any] | None = None,
     ) -> int:
         """A new table; it starts at once when no seat is open. Returns its id.
 
         A private table gets an unguessable invitation code: only its seats and the accounts that
-        opened its invitation link see it (:meth:`may_see`)."""
+        opened its invitation link see it (:meth:`may_see`).
+        ``clock``: None, ``{"pace": "live", "minutes", "increment"}`` or ``{"pace": "turn", "per_move"}``;
+        ``leaver``: ``{"rule": "bot", "bot": level}`` (default: medium) or ``{"rule": "out"}``."""
         engine = _game(game)
         _check_players(engine.name, players)
         resolved = _options(engine.name, options)
         rows = _seat_rows(seats, players, account)
+        limits = Limits(_timing(clock), *_leaver(leaver))
         async with self.db.write() as session:
-            table_id = await _insert_table(session, account.id, engine.name, players, resolved, rows, private)
+            table_id = await _insert_table(session, account.id, engine.name, players, resolved, rows, private, limits)
         await self._announce(table_id)
         return table_id
 
     async def _announce(self, table_id: int) -> None:
         async with self._lock(table_id):
             live = await self._load(table_id, refresh=True)
+            await self._start_clocks(live)
         self._changed(live)
 
     # -- private tables and rematches ----------------------------------------------------------
@@ -257,11 +305,12 @@ class TableService:
             return live.rematch, False
         self._require_over(live)
         turned = live.seats[1:] + live.seats[:1]
-        rows = [SeatRow(seat=n, account_id=s.account_id, bot=s.bot) for n, s in enumerate(turned)]
+        rows = [SeatRow(seat=n, account_id=s.account_id, bot=None if s.gone else s.bot) for n, s in enumerate(turned)]
         try:
             async with self.db.write() as session:
                 new_id = await _insert_table(
-                    session, account.id, live.game, live.players, live.options, rows, live.invite is not None
+                    session, account.id, live.game, live.players, live.options, rows, live.invite is not None,
+                    Limits(live.timing, live.leaver, live.leaver_bot),
                 )
                 claimed = await session.execute(
                     update(TableRow).where(TableRow.id == table_id, TableRow.rematch_id.is_(None))
@@ -289,37 +338,50 @@ class TableService:
                     update(SeatRow)
                     .where(SeatRow.table_id == table_id, SeatRow.seat == number)
                     .where(SeatRow.account_id.is_(None), SeatRow.bot.is_(None))
-                    .values(account_id=account.id)
+                    .values(account_id=account.id, clock_ms=live.timing.first_clock())
                 )
                 if taken.rowcount != 1:  # type: ignore[attr-defined]
                     raise Conflict("seat-taken", f"seat {number} of table {table_id} was taken a moment ago")
                 await self._start_if_full(session, table_id)
             live = await self._load(table_id, refresh=True)
+            await self._start_clocks(live)
         self._changed(live)
         return number
 
     async def leave(self, account: Account, table_id: int) -> None:
-        """Give up one's seat before the start; a table nobody sits at any more is removed."""
+        """Give up one's seat: before the start it opens again (a table nobody sits at any more is
+        removed); during the game the table's leaver rule takes the seat, for good."""
         async with self._lock(table_id):
             live = await self._load(table_id, refresh=True)
             number = live.seat_of(account)
             if number is None:
                 raise Conflict("not-seated", f"you do not sit at table {table_id}")
-            if live.status != "open":
-                raise Conflict("started", f"table {table_id} has started: seats can be left only before the start")
-            async with self.db.write() as session:
-                await session.execute(
-                    update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == number).values(account_id=None)
-                )
-                people = await session.scalar(
-                    select(func.count()).select_from(SeatRow)
-                    .where(SeatRow.table_id == table_id, SeatRow.account_id.is_not(None))
-                )
-                if not people:
-                    await session.execute(delete(SeatRow).where(SeatRow.table_id == table_id))
-                    await session.execute(delete(TableRow).where(TableRow.id == table_id))
-            self._live.pop(table_id, None)
-        self.hub.publish(table_id, live.seq)
+            if live.status == "playing":
+                if not await self._replace(live, number, "left"):
+                    raise Conflict("not-seated", f"you no longer play at table {table_id}")
+                live = await self._load(table_id, refresh=True)
+            elif live.status != "open":
+                raise Conflict("over", f"table {table_id} is over: there is nothing to leave")
+            else:
+                await self._free_seat(table_id, number)
+                self._live.pop(table_id, None)
+                self.hub.publish(table_id, live.seq)
+                return
+        self._changed(live)
+
+    async def _free_seat(self, table_id: int, number: int) -> None:
+        """Open a seat again before the start; remove the table when nobody sits at it any more."""
+        async with self.db.write() as session:
+            await session.execute(
+                update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == number).values(account_id=None)
+            )
+            people = await session.scalar(
+                select(func.count()).select_from(SeatRow)
+                .where(SeatRow.table_id == table_id, SeatRow.account_id.is_not(None))
+            )
+            if not people:
+                await session.execute(delete(SeatRow).where(SeatRow.table_id == table_id))
+                await session.execute(delete(TableRow).where(TableRow.id == table_id))
 
     def _open_seat(self, live: Live, seat: int | None) -> int:
         open_seats = [n for n, s in enumerate(live.seats) if s.kind == "open"]
@@ -389,6 +451,7 @@ class TableService:
                 notation = live.state.action_text(seat, action)
                 legal.append({"action": action, "notation": notation, "label": label(notation)})
         over = live.status == "over"
+        result = clocks.table_result(live.state.scores(), live.state.winners(), live.out()) if over else None
         return {
             "seq": live.seq,
             "seat": seat,
@@ -396,7 +459,27 @@ class TableService:
             "view": live.state.view(seat) if started else None,
             "legal": legal,
             "events": [{"seq": seq, **event.view(seat)} for seq, event in live.events],
-            "result": {"scores": live.state.scores(), "winners": live.state.winners()} if over else None,
+            "result": result,
+            "clocks": self._clocks(live) if started else None,
+            "seats": [s.public(n) for n, s in enumerate(live.seats)],
+        }
+
+    def _clocks(self, live: Live) -> dict[str, Any] | None:
+        """The time left per seat now (null for seats without a clock) and whose clock runs."""
+        if live.timing.pace is None:
+            return None
+        now = self.now_ms()
+        timed = set(live.timed())
+        return {
+            "now_ms": now,
+            "seats": [
+                {
+                    "seat": n,
+                    "remaining_ms": clocks.remaining(live.timing, s.clock, now) if n in timed else None,
+                    "running": n in timed and s.clock.deadline_ms is not None and live.status == "playing",
+                }
+                for n, s in enumerate(live.seats)
+            ],
         }
 
     async def record(self, table_id: int) -> GameRecord:
@@ -406,7 +489,7 @@ class TableService:
         actions = [RecordedAction(seat=seat, action=notation) for _, seat, notation in await self._moves(table_id)]
         return GameRecord(
             game=live.game, players=live.players, options=dict(live.options), seed=live.seed,
-            seats=[f"bot:{s.bot}" if s.bot else s.name or "open" for s in live.seats],
+            seats=[s.recorded(live.leaver) for s in live.seats],
             actions=actions, result=GameResult(scores=live.state.scores(), winners=live.state.winners()),
         )
 
@@ -436,8 +519,22 @@ class TableService:
             live = await self._current(table_id, seq)
             seat = live.seat_of(account)
             if seat is None:
+                if live.gone_seat(account) is not None:
+                    raise Forbidden("left", f"you left table {table_id} (or your time ran out): you cannot play on")
                 raise Forbidden("not-seated", f"you do not sit at table {table_id}: spectators cannot move")
-            return await self._submit(live, seat, seq, action)
+            if not await self._overdue(live, seat):
+                return await self._submit(live, seat, seq, action)
+            live = await self._load(table_id, refresh=True)
+        self._changed(live)
+        raise Conflict("time-out", f"your time at table {table_id} ran out before this move arrived")
+
+    async def _overdue(self, live: Live, seat: int) -> bool:
+        """Whether ``seat``'s time ran out before now; if so the leaver rule is applied (once)."""
+        deadline = live.seats[seat].clock.deadline_ms
+        if live.status != "playing" or deadline is None or self.now_ms() < deadline:
+            return False
+        await self._replace(live, seat, "time", SeatRow.deadline_ms == deadline)
+        return True
 
     async def _submit(self, live: Live, seat: int, seq: int, action: int | str) -> int:
         """Check and apply one move for ``seat`` (the caller holds the table's lock)."""
@@ -454,18 +551,27 @@ class TableService:
         except SpieltafelError as error:
             raise Invalid("illegal", str(error)) from error
         index = action if isinstance(action, int) else live.state.parse_action(seat, action)
-        await self._append(live, seat, index, live.state.action_text(seat, index), after)
+        changes = clocks.retime(
+            live.timing, [s.clock for s in live.seats], live.timed(), seat,
+            set() if after.is_over else set(after.seats_to_act()), self.now_ms(),
+        )
+        await self._append(live, seat, index, live.state.action_text(seat, index), after, changes)
+        self._set_clocks(live, changes)
         live.state, live.seq = after, seq + 1
         live.status = "over" if after.is_over else "playing"
         self._note_events(live, live.seq, events)
         self._changed(live)
         return live.seq
 
-    async def _append(self, live: Live, seat: int, action: int, notation: str, after: State) -> None:
+    async def _append(
+        self, live: Live, seat: int, action: int, notation: str, after: State,
+        changes: Mapping[int, SeatClock],
+    ) -> None:
         try:
             async with self.db.write() as session:
                 session.add(MoveRow(table_id=live.id, seq=live.seq, seat=seat, action=action, notation=notation))
                 await session.flush()
+                await _write_clocks(session, live.id, changes)
                 if after.is_over:
                     await session.execute(update(TableRow).where(TableRow.id == live.id).values(status="over"))
                     for finish in self.finishers:  # in the same transaction: once per game, with the last move
@@ -473,6 +579,92 @@ class TableService:
         except IntegrityError as error:  # another writer committed this seq first
             fresh = await self._load(live.id, refresh=True)
             raise StaleSeq(live.seq, fresh.seq) from error
+
+    # -- time limits and leavers ---------------------------------------------------------------
+    async def _start_clocks(self, live: Live) -> None:
+        """Start the clocks of the seats to act at a table that has just started (the caller holds the lock)."""
+        if live.status != "playing":
+            return
+        changes = clocks.retime(
+            live.timing, [s.clock for s in live.seats], live.timed(), None, set(live.to_act()), self.now_ms()
+        )
+        if changes:
+            async with self.db.write() as session:
+                await _write_clocks(session, live.id, changes)
+            self._set_clocks(live, changes)
+
+    @staticmethod
+    def _set_clocks(live: Live, changes: Mapping[int, SeatClock]) -> None:
+        for seat, clock in changes.items():
+            live.seats[seat].clock = clock
+
+    async def _replace(self, live: Live, seat: int, reason: str, *condition: Any) -> bool:
+        """The leaver rule for ``seat`` (its person left or ran out of time): a bot of the table's level
+        plays on, or (rule "out") the stand-in plays on and the seat is ranked last. Conditional on the
+        database (the person still plays, plus ``condition``), so it happens once even when several
+        processes sweep; the caller holds the lock and tells the watchers. True when this call did it."""
+        bot = live.leaver_bot if live.leaver == "bot" and live.leaver_bot else clocks.OUT_PLAYER
+        async with self.db.write() as session:
+            claimed = await session.execute(
+                update(SeatRow)
+                .where(SeatRow.table_id == live.id, SeatRow.seat == seat, SeatRow.gone.is_(None))
+                .where(SeatRow.account_id.is_not(None), SeatRow.bot.is_(None), *condition)
+                .values(gone=reason, bot=bot, since_ms=None, deadline_ms=None)
+            )
+        if claimed.rowcount != 1:  # type: ignore[attr-defined]
+            return False
+        log.info("table %s seat %s: %s, %s takes the seat", live.id, seat, reason, live.leaver)
+        return True
+
+    async def sweep(self) -> int:
+        """Apply the leaver rule to every seat whose deadline has passed; returns how many it handled.
+
+        Idempotent and safe to run in several processes at once: each missed deadline is claimed with a
+        compare-and-set on its row (the deadline still the one seen), so it is handled exactly once, also
+        when it passed while no server ran."""
+        now = self.now_ms()
+        async with self.db.session() as session:
+            due = (
+                await session.execute(
+                    select(SeatRow.table_id, SeatRow.seat, SeatRow.deadline_ms)
+                    .join(TableRow, TableRow.id == SeatRow.table_id)
+                    .where(SeatRow.deadline_ms <= now, TableRow.status == "playing")
+                    .order_by(SeatRow.deadline_ms)
+                )
+            ).all()
+        handled = 0
+        for table_id, seat, deadline in due:
+            async with self._lock(table_id):
+                live = await self._load(table_id, refresh=True)
+                if not await self._replace(live, seat, "time", SeatRow.deadline_ms == deadline):
+                    continue
+                live = await self._load(table_id, refresh=True)
+            handled += 1
+            self._changed(live)
+        return handled
+
+    async def sweep_forever(self, every: float) -> None:
+        """``sweep`` every ``every`` seconds until cancelled (the server runs this; failures are logged)."""
+        while not self.closing:
+            try:
+                await self.sweep()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("the deadline sweep failed; trying again")
+            await asyncio.sleep(every)
+
+    async def waiting(self, account: Account) -> builtins.list[dict[str, Any]]:
+        """The running games that wait for ``account`` now (its seat is to act), soonest deadline first:
+        each the ``list`` shape plus ``deadline_ms`` (null without a time limit)."""
+        found = []
+        for table in await self.list("playing", account):
+            live = self._live.get(table["id"]) or await self._read(table["id"])
+            seat = live.seat_of(account)
+            if seat is not None and seat in table["to_act"]:
+                found.append({**table, "deadline_ms": live.seats[seat].clock.deadline_ms})
+        found.sort(key=lambda t: (t["deadline_ms"] is None, t["deadline_ms"] or 0, -t["id"]))
+        return found
 
     def _note_events(self, live: Live, seq: int, events: builtins.list[Event]) -> None:
         for event in events:
@@ -563,6 +755,8 @@ class TableService:
             if live is None:
                 state = get_game(row.game).new_state(row.players, row.seed, row.options)
                 live = Live(row.id, row.game, row.players, dict(row.options), row.seed, row.status, seats, state)
+                live.timing = Timing.of(row.pace, row.budget_ms, row.increment_ms)
+                live.leaver, live.leaver_bot = row.leaver or "bot", row.leaver_bot
             live.seats, live.status = seats, row.status
             live.invite, live.rematch = row.invite, row.rematch_id
             await self._replay(session, live)
@@ -586,14 +780,18 @@ class _RematchTaken(Exception):
 
 async def _insert_table(
     session: AsyncSession, creator: int, game: str, players: int, options: dict[str, str], rows: list[SeatRow],
-    private: bool,
+    private: bool, limits: Limits,
 ) -> int:
     """Insert a table and its seats; it plays at once when no seat is open. Returns its id."""
     status = "playing" if all(r.account_id is not None or r.bot for r in rows) else "open"
+    timing = limits.timing
     table = TableRow(
         game=game, players=players, options=options, seed=secrets.randbits(62), status=status, created_by=creator,
-        invite=secrets.token_urlsafe(24) if private else None,
+        invite=secrets.token_urlsafe(24) if private else None, pace=timing.pace, budget_ms=timing.budget_ms or None,
+        increment_ms=timing.increment_ms or None, leaver=limits.leaver, leaver_bot=limits.leaver_bot,
     )
+    for row in rows:
+        row.clock_ms = timing.first_clock() if row.account_id is not None and row.bot is None else None
     session.add(table)
     await session.flush()
     for row in rows:
@@ -653,8 +851,54 @@ def _seat_rows(seats: list[Mapping[str, Any]], players: int, account: Account) -
 
 async def _seats(session: AsyncSession, table_id: int) -> list[Seat]:
     rows = await session.execute(
-        select(SeatRow.account_id, AccountRow.name, SeatRow.bot, AccountRow.program)
+        select(SeatRow, AccountRow.name, AccountRow.program)
         .outerjoin(AccountRow, AccountRow.id == SeatRow.account_id)
         .where(SeatRow.table_id == table_id).order_by(SeatRow.seat)
     )
-    return [Seat(account_id, name, bot, bool(program)) for account_id, name, bot, program in rows.all()]
+    return [
+        Seat(
+            row.account_id, name, row.bot, bool(program), row.gone,
+            SeatClock(row.clock_ms, row.since_ms, row.deadline_ms),
+        )
+        for row, name, program in rows.all()
+    ]
+
+
+async def _write_clocks(session: AsyncSession, table_id: int, changes: Mapping[int, SeatClock]) -> None:
+    for seat, clock in changes.items():
+        await session.execute(
+            update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == seat)
+            .values(clock_ms=clock.clock_ms, since_ms=clock.since_ms, deadline_ms=clock.deadline_ms)
+        )
+
+
+def _timing(clock: Mapping[str, Any] | None) -> Timing:
+    if not clock:
+        return Timing()
+    pace = clock.get("pace")
+    if pace == "live":
+        minutes, increment = clock.get("minutes"), clock.get("increment", 0)
+        if not isinstance(minutes, int) or not 1 <= minutes <= MAX_MINUTES:
+            raise Invalid("bad-clock", f"a live clock has 1 to {MAX_MINUTES} minutes per game, not {minutes!r}")
+        if not isinstance(increment, int) or not 0 <= increment <= MAX_INCREMENT:
+            raise Invalid("bad-clock", f"a live clock adds 0 to {MAX_INCREMENT} seconds per move, not {increment!r}")
+        return Timing("live", minutes * 60_000, increment * 1000)
+    if pace == "turn":
+        per_move = clock.get("per_move")
+        if per_move not in clocks.PER_MOVE_LIMITS:
+            choices = ", ".join(clocks.PER_MOVE_LIMITS)
+            raise Invalid("bad-clock", f"a turn-based table has a per-move limit of {choices}, not {per_move!r}")
+        return Timing("turn", clocks.PER_MOVE_LIMITS[str(per_move)])
+    raise Invalid("bad-clock", f"a clock's pace is live or turn, not {pace!r}")
+
+
+def _leaver(leaver: Mapping[str, Any] | None) -> tuple[str, str | None]:
+    rule = (leaver or {}).get("rule", "bot")
+    if rule == "out":
+        return "out", None
+    if rule != "bot":
+        raise Invalid("bad-leaver", f"the leaver rule is bot or out, not {rule!r}")
+    bot = (leaver or {}).get("bot", DEFAULT_LEAVER_BOT)
+    if bot not in BOT_LEVELS:
+        raise Invalid("bad-leaver", f"the bot that takes a leaver's seat is one of {', '.join(BOT_LEVELS)}")
+    return "bot", str(bot)

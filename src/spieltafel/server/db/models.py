@@ -65,6 +65,13 @@ class TableRow(Base):
     """A private table's invitation code (None: a public table)."""
     rematch_id: Mapped[int | None] = mapped_column(Integer, nullable=True, unique=True)
     """The id of the rematch table, once somebody asked for it."""
+    # Time limits: pace None (none), "live" (budget_ms per game + increment_ms per move) or "turn"
+    # (budget_ms per move). The leaver rule: "bot" (leaver_bot takes the seat) or "out" (ranked last).
+    pace: Mapped[str | None] = mapped_column(String(5), nullable=True)
+    budget_ms: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    increment_ms: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    leaver: Mapped[str] = mapped_column(String(4), default="bot", server_default="bot")
+    leaver_bot: Mapped[str | None] = mapped_column(String(20), nullable=True)
 
 
 class GuestRow(Base):
@@ -85,6 +92,12 @@ class SeatRow(Base):
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
     account_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"), nullable=True, index=True)
     bot: Mapped[str | None] = mapped_column(String(20), nullable=True)
+    # A person's clock (epoch milliseconds): time left at since_ms (live), the start of the current turn
+    # and its deadline (null when not to act). gone: why the person no longer plays ("left", "time").
+    clock_ms: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    since_ms: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    deadline_ms: Mapped[int | None] = mapped_column(BigInteger, nullable=True, index=True)
+    gone: Mapped[str | None] = mapped_column(String(5), nullable=True)
 
 
 class MoveRow(Base):

@@ -105,19 +105,23 @@ def seat_rows(table: Mapping[str, Any], gettext: Callable[[str], str], me: Any =
     rows: list[dict[str, Any]] = []
     to_act = set(table.get("to_act") or [])
     me_name = getattr(me, "name", None)
+    out_rule = (table.get("leaver") or {}).get("rule") == "out"
     for index, seat in enumerate(table.get("seats") or []):
         seat = seat if isinstance(seat, Mapping) else {"name": seat}
         number = int(seat.get("seat", index))
         kind = str(seat.get("kind") or "")
         name = seat.get("name") or seat.get("account")
         bot = seat.get("bot")
-        if bot and not name:
+        gone = seat.get("gone")
+        if bot and (not name or gone):
             kind = "bot"
         elif name:
             kind = "program" if seat.get("program") or kind == "program" else "person"
         elif kind != "bot":
             kind = "open"
-        if kind == "bot":
+        if gone and name:
+            label = gone_label(str(name), str(bot or ""), out_rule, gettext)
+        elif kind == "bot":
             label = gettext("Bot (%(level)s)") % {"level": bot_level_name(str(bot or ""), gettext)}
         elif kind == "open":
             label = gettext("open seat")
@@ -131,11 +135,57 @@ def seat_rows(table: Mapping[str, Any], gettext: Callable[[str], str], me: Any =
                 "kind": kind,
                 "label": label,
                 "name": name,
-                "is_me": bool(me_name and name == me_name),
+                "is_me": bool(me_name and name == me_name and not gone),
                 "to_act": number in to_act,
+                "gone": gone_reason(str(gone), gettext) if gone else None,
+                "out": bool(gone and out_rule),
             }
         )
     return rows
+
+
+def gone_label(name: str, bot: str, out_rule: bool, gettext: Callable[[str], str]) -> str:
+    """A seat whose person left or ran out of time: who took it over, or that the person is out."""
+    if out_rule:
+        return gettext("%(name)s (out)") % {"name": name}
+    return gettext("Bot (%(level)s) for %(name)s") % {"level": bot_level_name(bot, gettext), "name": name}
+
+
+def gone_reason(gone: str, gettext: Callable[[str], str]) -> str:
+    return gettext("ran out of time") if gone == "time" else gettext("left the game")
+
+
+def clock_text(ms: int | None, gettext: Callable[[str], str]) -> str:
+    """Time left, as a clock shows it: ``4:05`` (``1:02:03``), or days and hours when it is long."""
+    if ms is None:
+        return ""
+    seconds = max(0, ms) // 1000
+    days, rest = divmod(seconds, 86400)
+    hours, rest = divmod(rest, 3600)
+    minutes, seconds = divmod(rest, 60)
+    if days:
+        return gettext("%(days)d d %(hours)d h") % {"days": days, "hours": hours}
+    if hours >= 2:
+        return gettext("%(hours)d h %(minutes)d min") % {"hours": hours, "minutes": minutes}
+    if hours:
+        return f"{hours}:{minutes:02d}:{seconds:02d}"
+    return f"{minutes}:{seconds:02d}"
+
+
+def pace_text(clock: Mapping[str, Any] | None, gettext: Callable[[str], str]) -> str:
+    """The table's time limit in words."""
+    if not clock:
+        return gettext("no time limit")
+    if clock.get("pace") == "live":
+        return gettext("live: %(minutes)d min + %(increment)d s per move") % {
+            "minutes": int(clock.get("minutes") or 0), "increment": int(clock.get("increment") or 0)
+        }
+    names = per_move_names(gettext)
+    return gettext("turn-based: %(limit)s per move") % {"limit": names.get(str(clock.get("per_move")), "")}
+
+
+def per_move_names(gettext: Callable[[str], str]) -> dict[str, str]:
+    return {"12h": gettext("12 hours"), "1d": gettext("1 day"), "3d": gettext("3 days"), "7d": gettext("7 days")}
 
 
 def bot_level_name(level: str, gettext: Callable[[str], str]) -> str:
@@ -183,6 +233,8 @@ def table_rows(tables: Sequence[Mapping[str, Any]], gettext: Callable[[str], str
                 "to_act": to_act,
                 "my_turn": any(s["is_me"] for s in to_act),
                 "mine": any(s["is_me"] for s in seats),
+                "pace": pace_text(table.get("clock"), gettext),
+                "timed": bool(table.get("clock")),
             }
         )
     return rows
@@ -331,7 +383,9 @@ async def lobby(request: Request) -> Response:
     open_tables = table_rows(await tables.list("open", None), gettext, me)
     running = table_rows(await tables.list("playing", None), gettext, me)
     mine: list[dict[str, Any]] = []
+    waiting: list[dict[str, Any]] = []
     if me is not None:
+        waiting = waiting_rows(await tables.waiting(me), gettext, me, tables.now_ms())
         mine = [t for t in table_rows(await tables.list(None, me), gettext, me) if t["status"] != "over"]
         mine.sort(key=lambda t: (not t["my_turn"], t["status"] != "playing", -int(t["id"] or 0)))
         finished = [t for t in table_rows(await tables.list("over", me), gettext, me)][:10]
@@ -341,8 +395,22 @@ async def lobby(request: Request) -> Response:
     return render(
         request,
         "lobby.html",
-        {"open_tables": open_tables, "running": running, "mine": mine, "finished": finished, "games": games},
+        {
+            "open_tables": open_tables, "running": running, "mine": mine, "finished": finished, "games": games,
+            "waiting": waiting,
+        },
     )
+
+
+def waiting_rows(
+    tables: Sequence[Mapping[str, Any]], gettext: Callable[[str], str], me: Any, now_ms: int
+) -> list[dict[str, Any]]:
+    """The games waiting for ``me``, each with the time left for the move (empty without a limit)."""
+    rows = table_rows(tables, gettext, me)
+    for row, table in zip(rows, tables, strict=True):
+        deadline = table.get("deadline_ms")
+        row["time_left"] = clock_text(deadline - now_ms, gettext) if isinstance(deadline, int) else ""
+    return rows
 
 
 # -- a new table --------------------------------------------------------------------------------------
@@ -407,8 +475,49 @@ def _new_table(
             options=options,
             seats=seats,
             seat_choices=_seat_choices(gettext),
+            time=_time_choices(chosen, gettext),
         )
     return render(request, "new_table.html", context, status=status)
+
+
+LIVE_MINUTES = (3, 5, 10, 15, 30, 60)
+LIVE_INCREMENTS = (0, 2, 5, 10, 30)
+
+
+def _time_choices(chosen: Mapping[str, str], gettext: Callable[[str], str]) -> dict[str, Any]:
+    """The choices of the time limit and the leaver rule, with what was chosen (or the defaults)."""
+    return {
+        "pace": chosen.get("pace", "none"),
+        "minutes": [(m, str(m) == chosen.get("minutes", "10")) for m in LIVE_MINUTES],
+        "increments": [(i, str(i) == chosen.get("increment", "5")) for i in LIVE_INCREMENTS],
+        "per_move": [(k, label, k == chosen.get("per_move", "1d")) for k, label in per_move_names(gettext).items()],
+        "leaver": chosen.get("leaver", "bot"),
+        "leaver_bots": [
+            (level, bot_level_name(level, gettext), level == chosen.get("leaver_bot", "medium")) for level in BOT_LEVELS
+        ],
+    }
+
+
+def _clock_of(form: Mapping[str, str]) -> dict[str, Any] | None:
+    """The time limit the form asks for (the service checks the values)."""
+    pace = form.get("pace", "none")
+    number = re.compile(r"\d{1,4}")
+    if pace == "live":
+        minutes, increment = form.get("minutes", ""), form.get("increment", "0")
+        return {
+            "pace": "live",
+            "minutes": int(minutes) if number.fullmatch(minutes) else 0,
+            "increment": int(increment) if number.fullmatch(increment) else -1,
+        }
+    if pace == "turn":
+        return {"pace": "turn", "per_move": form.get("per_move", "")}
+    return None
+
+
+def _leaver_of(form: Mapping[str, str]) -> dict[str, Any]:
+    if form.get("leaver") == "out":
+        return {"rule": "out"}
+    return {"rule": "bot", "bot": form.get("leaver_bot", "medium")}
 
 
 @router.post("/tables/new", response_class=HTMLResponse)
@@ -442,7 +551,8 @@ async def create_table(request: Request) -> Response:
     try:
         await rate_limits(request).hit("tables", str(me.id), "new tables")
         table_id = await _services(request).tables.create(
-            me, game.name, players, options, seats, private=form.get("private") == "1"
+            me, game.name, players, options, seats, private=form.get("private") == "1",
+            clock=_clock_of(form), leaver=_leaver_of(form),
         )
     except _service_error() as refusal:
         status = getattr(refusal, "status", 422)
@@ -478,6 +588,8 @@ async def table_page(request: Request, table_id: int) -> Response:
         "status": status,
         "my_seat": next((s["seat"] for s in seats if s["is_me"]), None),
         "free": sum(1 for s in seats if s["kind"] == "open"),
+        "pace": pace_text(table.get("clock"), gettext),
+        "leaver_rule": leaver_text(table.get("leaver") or {}, gettext),
         "error": request.query_params.get("error") and gettext("That did not work. Please try again."),
         **await _chat_context(request, table_id, me),
         "invite_url": await _invite_url(request, table_id, me),
@@ -498,10 +610,14 @@ async def table_page(request: Request, table_id: int) -> Response:
     texts = [board.event_text(game_name, e, tg) for e in state.get("events") or [] if isinstance(e, Mapping)]
     to_act = set(state.get("to_act") or [])
     chosen = set(board.chosen_seats(state.get("view") or {}))
+    clock_items = {c["seat"]: c for c in (state.get("clocks") or {}).get("seats", [])}
     for row in seats:
         row["to_act"] = row["seat"] in to_act and row["seat"] not in chosen
         row["chosen"] = row["seat"] in chosen
         row["colour"] = board.seat_name(game_name, row["seat"], tg)
+        item = clock_items.get(row["seat"]) or {}
+        row["clock"] = clock_text(item.get("remaining_ms"), gettext)
+        row["clock_running"] = bool(item.get("running"))
     context.update(state=state, seat=seat, legal=legal, board_svg=svg, texts=texts, seats=seats)
     if status == "over" or state.get("result"):
         context["result"] = result_rows(state.get("result") or {}, seats, gettext)
@@ -514,6 +630,9 @@ async def table_page(request: Request, table_id: int) -> Response:
         "seats": {str(s["seat"]): s["label"] for s in seats},
         "me": getattr(me, "name", None),
         "texts": client_texts(gettext),
+        "pace": (table.get("clock") or {}).get("pace"),
+        "clocks": state.get("clocks"),
+        "gone": [s.get("gone") for s in table.get("seats") or []],
     }
     context["config_json"] = json.dumps(config, ensure_ascii=True).replace("<", "\\u003c")
     return render(request, "table.html", context)
@@ -550,8 +669,21 @@ def result_rows(
                 "winner": number in winners,
             }
         )
-    rows.sort(key=lambda r: (not r["winner"], -(r["score"] or 0)))
+    places = list(result.get("places") or [])
+    out = set(result.get("out") or [])
+    for row in rows:
+        row["place"] = places[row["seat"]] if row["seat"] < len(places) else None
+        row["out"] = row["seat"] in out
+    rows.sort(key=lambda r: (r["place"] or 0, not r["winner"], -(r["score"] or 0)))
     return rows
+
+
+def leaver_text(leaver: Mapping[str, Any], gettext: Callable[[str], str]) -> str:
+    """What happens to the seat of a person who leaves or runs out of time."""
+    if leaver.get("rule") == "out":
+        return gettext("Who leaves or runs out of time is out and ranked last.")
+    level = bot_level_name(str(leaver.get("bot") or "medium"), gettext)
+    return gettext("Who leaves or runs out of time is replaced by a bot (%(level)s).") % {"level": level}
 
 
 def client_texts(gettext: Callable[[str], str]) -> dict[str, str]:
@@ -583,6 +715,12 @@ def client_texts(gettext: Callable[[str], str]) -> dict[str, str]:
         "too-long": gettext("A message has at most 500 characters."),
         "empty": gettext("Write something first."),
         "bad-text": gettext("Plain text only, please."),
+        "days_hours": gettext("%(days)d d %(hours)d h"),
+        "hours_minutes": gettext("%(hours)d h %(minutes)d min"),
+        "time-out": gettext("Your time ran out."),
+        "left": gettext("You left this game."),
+        "sound_on": gettext("Sound on"),
+        "sound_off": gettext("Sound off"),
     }
 
 

@@ -238,15 +238,9 @@ class PageMiddleware:
         if services is None:
             return 0
         try:
-            tables = await services.tables.list("playing", account)
+            return len(await services.tables.waiting(account))
         except Exception:
             return 0
-        name = getattr(account, "name", None)
-        waiting = 0
-        for table in tables:
-            mine = {s.get("seat", n) for n, s in enumerate(table.get("seats") or []) if s.get("name") == name}
-            waiting += bool(mine & set(table.get("to_act") or []))
-        return waiting
 
     async def _refuse(self, scope: Scope, send: Send, status: int, text: str, set_cookies: list[bytes]) -> None:
         from html import escape

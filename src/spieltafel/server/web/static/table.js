@@ -5,6 +5,7 @@
 // Board elements with data-action="<i>" are one move; data-target + data-actions="<i> <j>" open a chooser.
 // Chat: {"type": "chat", "messages": [...]} comes in (all on connect, then each new one), the page sends
 // {"type": "chat", "text"}; messages are shown as text only (textContent), never as markup.
+// Clocks: "clocks" in a state gives each seat's remaining_ms at the server's now_ms; running ones tick here.
 
 const $ = (id) => document.getElementById(id);
 const CHAT_CODES = new Set(["too-fast", "too-long", "empty", "bad-text"]);
@@ -70,10 +71,49 @@ class TablePage {
     this.returnFocus = null;
     this.baseTitle = document.title;
     this.board = $("board");
+    this.clocks = null;
+    this.clocksAt = 0;
+    this.sound = new TurnSound(this.config.pace === "live" && this.seat !== null && this.seat !== undefined, this.texts);
+    this.wasMyTurn = null;
     this.readInitialLegal();
     this.bind();
     this.bindChat();
+    this.setClocks(config.clocks);
+    window.setInterval(() => this.tick(), 250);
     this.connect();
+  }
+
+  // A bot took over a seat, or this person left or ran out of time: the page is drawn anew.
+  seatsChanged(state) {
+    if (state.seat !== undefined && state.seat !== this.seat) return true;
+    const gone = (state.seats || []).map((s) => s.gone || null);
+    const known = (this.config.gone || []).map((g) => g || null);
+    return gone.length > 0 && gone.join("|") !== known.join("|");
+  }
+
+  // -- clocks --------------------------------------------------------------------------------------
+  setClocks(clocks) {
+    this.clocks = clocks || null;
+    this.clocksAt = Date.now();
+    this.tick();
+  }
+
+  tick() {
+    if (!this.clocks) return;
+    const elapsed = Date.now() - this.clocksAt;
+    for (const item of this.clocks.seats || []) {
+      const node = document.querySelector(`#seat-list [data-clock="${item.seat}"]`);
+      if (!node) continue;
+      if (item.remaining_ms === null || item.remaining_ms === undefined) {
+        node.textContent = "";
+        node.classList.remove("running", "low");
+        continue;
+      }
+      const left = Math.max(0, item.remaining_ms - (item.running ? elapsed : 0));
+      node.textContent = clockText(left, this.texts);
+      node.classList.toggle("running", Boolean(item.running));
+      node.classList.toggle("low", Boolean(item.running) && left < 10000);
+    }
   }
 
   readInitialLegal() {
@@ -96,6 +136,8 @@ class TablePage {
       if (event.key === "Enter" || event.key === " " || event.key === "Spacebar") activate(event);
     };
     this.board.addEventListener("keydown", keys);
+    const leave = document.querySelector(".leave-box form");
+    if (leave) leave.addEventListener("submit", () => { this.leaving = true; });
     $("confirm-yes").addEventListener("click", () => this.confirm());
     $("confirm-no").addEventListener("click", () => this.cancel());
     $("chooser-cancel").addEventListener("click", () => this.cancel());
@@ -236,7 +278,8 @@ class TablePage {
     this.busy = false;
     document.body.classList.remove("busy");
     this.setConnection(this.texts.connected, true);
-    if (state.result) {
+    if (this.leaving) return;  // the form's answer takes this person to the lobby
+    if (state.result || this.seatsChanged(state)) {
       window.location.reload();
       return;
     }
@@ -248,6 +291,7 @@ class TablePage {
     this.updateMoveList(state.legal || []);
     this.updateEvents(state.texts || []);
     this.updatePlayers(state.to_act || [], state.chosen || []);
+    this.setClocks(state.clocks);
   }
 
   // -- chat ----------------------------------------------------------------------------------------
@@ -373,6 +417,8 @@ class TablePage {
     const banner = $("turn-banner");
     const mine = this.seat !== null && this.seat !== undefined && toAct.includes(this.seat) && !chosen.includes(this.seat);
     banner.classList.toggle("mine", mine);
+    if (mine && this.wasMyTurn === false) this.sound.play();
+    this.wasMyTurn = mine;
     if (mine) {
       banner.textContent = this.texts.choose;
       document.title = `▶ ${this.texts.your_turn} · ${this.baseTitle}`;
@@ -381,6 +427,65 @@ class TablePage {
       banner.textContent = format(this.texts[key] || "", { names: names.join(", ") });
       document.title = this.baseTitle;
     }
+  }
+}
+
+// Time left as a clock shows it: 4:05, 1:02:03, or days and hours / hours and minutes when long.
+function clockText(ms, texts) {
+  let seconds = Math.floor(ms / 1000);
+  const days = Math.floor(seconds / 86400);
+  seconds -= days * 86400;
+  const hours = Math.floor(seconds / 3600);
+  seconds -= hours * 3600;
+  const minutes = Math.floor(seconds / 60);
+  seconds -= minutes * 60;
+  const two = (n) => String(n).padStart(2, "0");
+  if (days) return format(texts.days_hours || "%(days)s d %(hours)s h", { days, hours });
+  if (hours >= 2) return format(texts.hours_minutes || "%(hours)s h %(minutes)s min", { hours, minutes });
+  if (hours) return `${hours}:${two(minutes)}:${two(seconds)}`;
+  return `${minutes}:${two(seconds)}`;
+}
+
+// A short tone when it becomes your turn in a live game; the button mutes it (remembered in this browser).
+class TurnSound {
+  constructor(enabled, texts) {
+    this.button = $("sound-toggle");
+    this.texts = texts;
+    this.context = null;
+    this.enabled = enabled;
+    this.muted = window.localStorage.getItem("spieltafel-sound") === "off";
+    this.plays = 0;
+    if (!this.button) return;
+    this.show();
+    this.button.addEventListener("click", () => {
+      this.muted = !this.muted;
+      window.localStorage.setItem("spieltafel-sound", this.muted ? "off" : "on");
+      this.show();
+    });
+  }
+
+  show() {
+    this.button.setAttribute("aria-pressed", String(!this.muted));
+    this.button.textContent = this.muted ? this.texts.sound_off : this.texts.sound_on;
+  }
+
+  play() {
+    if (!this.enabled || this.muted) return;
+    this.plays += 1;
+    document.body.dataset.turnSounds = String(this.plays);
+    try {
+      const Context = window.AudioContext || window.webkitAudioContext;
+      if (!Context) return;
+      this.context = this.context || new Context();
+      const tone = this.context.createOscillator();
+      const volume = this.context.createGain();
+      tone.frequency.value = 880;
+      volume.gain.setValueAtTime(0.15, this.context.currentTime);
+      volume.gain.exponentialRampToValueAtTime(0.001, this.context.currentTime + 0.4);
+      tone.connect(volume).connect(this.context.destination);
+      tone.start();
+      tone.stop(this.context.currentTime + 0.4);
+    } catch (e) { /* no sound here: the banner and the title still say it */ }
   }
 }
 
