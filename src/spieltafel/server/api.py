@@ -22,6 +22,8 @@ from .auth import (
 from .schemas import (
     AccountOut,
     Credentials,
+    EmailIn,
+    EmailOut,
     ErrorOut,
     Health,
     Join,
@@ -143,6 +145,19 @@ async def create_table(body: NewTable, account: Me, request: Request) -> dict[st
         clock=body.clock.model_dump() if body.clock else None, leaver=body.leaver.model_dump() if body.leaver else None,
     )
     return {"id": table_id}
+
+
+@router.get("/api/account/email", response_model=EmailOut, responses=_errors(401), tags=["accounts"])
+async def get_email(account: Me, request: Request) -> dict[str, Any]:
+    notifier = _services(request).notifier
+    return {"email": await notifier.email_of(account), "enabled": notifier.enabled}
+
+
+@router.put("/api/account/email", response_model=EmailOut, responses=_errors(401, 422), tags=["accounts"])
+async def set_email(body: EmailIn, account: Me, request: Request) -> dict[str, Any]:
+    """Where to send an e-mail when a turn-based game waits for you (once per waiting game)."""
+    notifier = _services(request).notifier
+    return {"email": await notifier.set_email(account, body.email), "enabled": notifier.enabled}
 
 
 @router.get("/api/waiting", response_model=list[TableWaiting], responses=_errors(401), tags=["tables"])

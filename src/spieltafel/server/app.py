@@ -21,6 +21,7 @@ from .chat import ChatService
 from .db import Database
 from .errors import ServiceError
 from .hub import Hub
+from .notify import Notifier
 from .privacy import PrivateTables
 from .ratelimit import RateLimited, RateLimits
 from .ratings import RatingService
@@ -52,6 +53,8 @@ class Services:
     site: Site
     rate: RateLimits = field(default_factory=RateLimits)
     """The rate limits (``ratelimit``); replaced at start by the configured ones."""
+    notifier: Notifier | None = None
+    """Addresses and 'your turn' e-mails (``notify``)."""
 
 
 class _TooLarge(Exception):
@@ -154,8 +157,11 @@ def create_app(settings: Settings | None = None, now_ms: Callable[[], int] | Non
         db, tables = site.db, site.tables
         chat = ChatService(db, tables, Hub())
         app.state.services = Services(settings, db, site.hub, AccountService(db), tables, chat, site.ratings, site)
+        notifier = app.state.services.notifier = Notifier(db, settings, tables.now_ms)
         app.state.services.rate = RateLimits(settings.rate_limits, settings.redis_url, settings.redis_prefix)
-        sweeper = asyncio.create_task(tables.sweep_forever(settings.sweep_seconds)) if settings.sweep_seconds else None
+        sweeper = None
+        if settings.sweep_seconds:
+            sweeper = asyncio.create_task(tables.sweep_forever(settings.sweep_seconds, notifier.notify))
         try:
             yield
         finally:

@@ -71,6 +71,15 @@ class BotSeat(Strict):
 SeatSpec = Annotated[MeSeat | OpenSeat | BotSeat, Field(discriminator="kind")]
 
 
+class EmailIn(Strict):
+    email: Annotated[StrictStr, Field(max_length=254)] | None = Field(description="null or empty: no e-mail")
+
+
+class EmailOut(Strict):
+    email: str | None
+    enabled: bool = Field(description="whether this server sends e-mail at all (SMTP configured)")
+
+
 class LiveClock(Strict):
     pace: Literal["live"]
     minutes: StrictInt = Field(ge=1, le=180, description="minutes per person for the whole game")

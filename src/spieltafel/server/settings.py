@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import secrets
 from pathlib import Path
+from typing import Literal
 
 from pydantic import Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -52,6 +53,16 @@ class Settings(BaseSettings):
     sweep_seconds: float = Field(
         default=1.0, ge=0.0, le=3600.0, description="how often this process sweeps missed deadlines (0: never)"
     )
+    smtp_host: str | None = Field(default=None, description="SMTP server for 'your turn' e-mails; none: no e-mail")
+    smtp_port: int = Field(default=587, ge=1, le=65535, description="the SMTP server's port")
+    smtp_security: Literal["starttls", "ssl", "none"] = Field(default="starttls", description="how to talk to it")
+    smtp_user: str | None = Field(default=None, description="SMTP login name, if it needs one")
+    smtp_password: str | None = Field(default=None, description="SMTP password, if it needs one")
+    mail_from: str = Field(default="Spieltafel <spieltafel@localhost>", description="the e-mails' sender")
+    mail_after_seconds: int = Field(
+        default=300, ge=0, le=86400, description="how long a turn-based game waits before the e-mail goes out"
+    )
+    public_url: str | None = Field(default=None, description="the server's address in e-mails' links")
 
     @model_validator(mode="after")
     def _bots_need_a_queue(self) -> Settings:

@@ -15,7 +15,7 @@ import logging
 import secrets
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -571,7 +571,7 @@ class TableService:
             async with self.db.write() as session:
                 session.add(MoveRow(table_id=live.id, seq=live.seq, seat=seat, action=action, notation=notation))
                 await session.flush()
-                await _write_clocks(session, live.id, changes)
+                await _write_clocks(session, live.id, changes, live.seats)
                 if after.is_over:
                     await session.execute(update(TableRow).where(TableRow.id == live.id).values(status="over"))
                     for finish in self.finishers:  # in the same transaction: once per game, with the last move
@@ -643,15 +643,17 @@ class TableService:
             self._changed(live)
         return handled
 
-    async def sweep_forever(self, every: float) -> None:
-        """``sweep`` every ``every`` seconds until cancelled (the server runs this; failures are logged)."""
+    async def sweep_forever(self, every: float, *also: Callable[[], Awaitable[int]]) -> None:
+        """``sweep`` (then each of ``also``, e.g. the e-mails) every ``every`` seconds until cancelled;
+        the server runs this; failures are logged and tried again next time."""
         while not self.closing:
-            try:
-                await self.sweep()
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("the deadline sweep failed; trying again")
+            for job in (self.sweep, *also):
+                try:
+                    await job()
+                except asyncio.CancelledError:
+                    raise
+                except Exception:
+                    log.exception("%s failed; trying again", getattr(job, "__qualname__", job))
             await asyncio.sleep(every)
 
     async def waiting(self, account: Account) -> builtins.list[dict[str, Any]]:
@@ -864,12 +866,22 @@ async def _seats(session: AsyncSession, table_id: int) -> list[Seat]:
     ]
 
 
-async def _write_clocks(session: AsyncSession, table_id: int, changes: Mapping[int, SeatClock]) -> None:
+async def _write_clocks(
+    session: AsyncSession, table_id: int, changes: Mapping[int, SeatClock], before: Sequence[Seat] = ()
+) -> None:
+    """Store changed clocks. A seat that moved and is to act again (a turn of several steps) keeps its
+    'e-mailed about this wait' mark: the game has not stopped waiting for that person."""
     for seat, clock in changes.items():
         await session.execute(
             update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == seat)
             .values(clock_ms=clock.clock_ms, since_ms=clock.since_ms, deadline_ms=clock.deadline_ms)
         )
+        old = before[seat].clock.since_ms if seat < len(before) else None
+        if old is not None and clock.since_ms is not None and old != clock.since_ms:
+            await session.execute(
+                update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == seat)
+                .where(SeatRow.mailed_since_ms == old).values(mailed_since_ms=clock.since_ms)
+            )
 
 
 def _timing(clock: Mapping[str, Any] | None) -> Timing:

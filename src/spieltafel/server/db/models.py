@@ -24,6 +24,8 @@ class AccountRow(Base):
     name: Mapped[str] = mapped_column(String(20), unique=True)
     password_hash: Mapped[str] = mapped_column(String(200))
     language: Mapped[str | None] = mapped_column(String(8), nullable=True)
+    email: Mapped[str | None] = mapped_column(String(254), nullable=True)
+    """Where to tell the person that a turn-based game waits for them (None: no e-mail)."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     program: Mapped[bool] = mapped_column(Boolean, default=False)
     """A program (a bot or an agent) rather than a person: marked as such wherever it shows."""
@@ -98,6 +100,8 @@ class SeatRow(Base):
     since_ms: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
     deadline_ms: Mapped[int | None] = mapped_column(BigInteger, nullable=True, index=True)
     gone: Mapped[str | None] = mapped_column(String(5), nullable=True)
+    mailed_since_ms: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    """The ``since_ms`` of the turn the person was last e-mailed about (once per waiting game)."""
 
 
 class MoveRow(Base):

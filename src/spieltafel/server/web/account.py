@@ -27,7 +27,11 @@ async def _page(request: Request, status: int = 200, **context: Any) -> Response
     if me is None:
         return RedirectResponse("/signin?next=/account", status_code=303)
     tokens = await _accounts(request).tokens(me)
-    values = {"tokens": tokens, "error": None, "done": None, "new_token": None, **context}
+    notifier = request.app.state.services.notifier
+    values = {
+        "tokens": tokens, "error": None, "done": None, "new_token": None,
+        "email": await notifier.email_of(me), "mail_enabled": notifier.enabled, **context,
+    }
     return render(request, "account.html", values, status=status)
 
 
@@ -56,6 +60,20 @@ async def change_password(request: Request) -> Response:
     response = RedirectResponse("/account?changed=1", status_code=303)
     await start_session(request, response, me)
     return response
+
+
+@router.post("/account/email", response_class=HTMLResponse)
+async def set_email(request: Request) -> Response:
+    """The address for 'your turn' e-mails of turn-based games (empty: none)."""
+    me = account_of(request)
+    if me is None:
+        return await _page(request)
+    try:
+        await request.app.state.services.notifier.set_email(me, form_of(request).get("email", ""))
+    except ServiceError:
+        error = gettext_of(request)("That does not look like an e-mail address.")
+        return await _page(request, 422, error=error)
+    return RedirectResponse("/account?email=1", status_code=303)
 
 
 @router.post("/account/tokens", response_class=HTMLResponse)

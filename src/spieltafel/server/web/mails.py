@@ -1,0 +1,25 @@
+"""The words of the e-mails, in the person's language (the ``web`` gettext domain)."""
+
+from __future__ import annotations
+
+from spieltafel.core import get_game
+
+from . import i18n
+
+
+def waiting_mail(language: str | None, name: str, game: str, table_id: int, public_url: str | None) -> tuple[str, str]:
+    """(subject, body) of the mail that tells ``name`` that table ``table_id`` waits for their move."""
+    gettext = i18n.gettext_for(i18n.normalise(language) or i18n.DEFAULT_LANGUAGE)
+    try:
+        title = get_game(game).title
+    except Exception:
+        title = game
+    values = {"name": name, "game": title, "table": table_id}
+    subject = gettext("Your turn in %(game)s (table %(table)d)") % values
+    lines = [gettext("Hello %(name)s,") % values, "",
+             gettext("%(game)s at table %(table)d waits for your move.") % values]
+    if public_url:
+        lines += ["", f"{public_url.rstrip('/')}/tables/{table_id}"]
+    lines += ["", gettext("You get this e-mail once each time a turn-based game waits for you. "
+                          "To stop it, remove your address on your account page.")]
+    return subject, "\n".join(lines) + "\n"
