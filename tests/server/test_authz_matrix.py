@@ -104,6 +104,16 @@ class World:
         self.upload = self.upload_key()
         with_bot = [{"kind": "me"}, {"kind": "bot", "bot": "random"}]
         self.private = self.table({"game": "iquazu", "players": 2, "seats": with_bot, "private": True}, "token")
+        self.quit_api, self.quit_page = self.two_people(), self.two_people()
+        """Running tables where leaving is probed: leaving for good is not harmless (issue 14)."""
+
+    def two_people(self) -> int:
+        body = {"game": "haleakala", "players": 2, "seats": [{"kind": "me"}, {"kind": "open"}],
+                "leaver": {"rule": "bot", "bot": "random"}}
+        table_id = self.table(body, "token")
+        joined = self.client.post(f"/api/tables/{table_id}/join", headers=self.callers["other-seat"].headers)
+        assert joined.status_code == 200
+        return table_id
 
     def account(self) -> str:
         name = unique_name()
@@ -206,7 +216,11 @@ def probes(w: World) -> list[Probe]:
         Probe("POST", "/api/tables", "/api/tables", signed_in(201), body=new_table),
         Probe("GET", "/api/tables", "/api/tables?mine=true", signed_in(200)),
         Probe("POST", "/api/tables/{table_id}/join", f"/api/tables/{open_}/join", signed_in(409), body={"seat": 2}),
-        Probe("POST", "/api/tables/{table_id}/leave", f"/api/tables/{play}/leave", signed_in(409)),
+        Probe("POST", "/api/tables/{table_id}/leave", f"/api/tables/{w.quit_api}/leave",
+              signed_in(409, owner=204, other_seat=204)),
+        Probe("GET", "/api/waiting", "/api/waiting", signed_in(200)),
+        Probe("GET", "/api/account/email", "/api/account/email", signed_in(200)),
+        Probe("PUT", "/api/account/email", "/api/account/email", signed_in(200), body={"email": None}),
         Probe("GET", "/api/tables/{table_id}", f"/api/tables/{play}", everyone(200)),
         Probe("GET", "/api/tables/{table_id}/state", f"/api/tables/{play}/state", everyone(200),
               check=seat_is(seats)),
@@ -234,7 +248,9 @@ def probes(w: World) -> list[Probe]:
         Probe("GET", "/tables/{table_id}", f"/tables/{play}", everyone(200)),
         Probe("POST", "/tables/{table_id}/join", f"/tables/{open_}/join", signed_in(409, refused=SIGNIN),
               form={"seat": "2"}),
-        Probe("POST", "/tables/{table_id}/leave", f"/tables/{play}/leave", signed_in(409, refused=SIGNIN)),
+        Probe("POST", "/tables/{table_id}/leave", f"/tables/{w.quit_page}/leave",
+              signed_in(409, refused=SIGNIN, owner=303, other_seat=303)),
+        Probe("POST", "/account/email", "/account/email", signed_in(303, refused=SIGNIN), form={"email": ""}),
         Probe("POST", "/tables/{table_id}/chat", f"/tables/{play}/chat", signed_in(303, refused=SIGNIN),
               form={"text": "hello"}),
         Probe("POST", "/mutes", "/mutes", signed_in(303, refused=SIGNIN, other_seat=422),

@@ -139,7 +139,7 @@ async def test_time_runs_out_and_a_bot_of_the_chosen_level_takes_the_seat(tmp_pa
         assert await tables.sweep() == 1
         assert await tables.sweep() == 0                         # handled once
         seat = (await http.get(f"/api/tables/{table_id}")).json()["seats"][0]
-        assert seat == {"seat": 0, "kind": "bot", "name": alice.name, "bot": "random", "gone": "time"}
+        assert seat == {"seat": 0, "kind": "bot", "name": alice.name, "bot": "random", "program": False, "gone": "time"}
         moved = await until(lambda: _seq_above(http, table_id, 0), "the bot moves for alice")
         assert moved
         seq = (await state(http, table_id))["seq"]
@@ -291,3 +291,15 @@ async def test_two_processes_sweeping_at_once_handle_a_deadline_once(tmp_path: P
         sweeps = await asyncio.gather(app.state.services.tables.sweep(), other.state.services.tables.sweep())
         assert sorted(sweeps) == [0, 1]
         assert (await http.get(f"/api/tables/{table_id}")).json()["seats"][0]["gone"] == "time"
+
+
+async def test_a_move_through_one_process_after_leaving_through_another_is_refused(tmp_path: Path) -> None:
+    clock = FakeClock()
+    async with server(tmp_path, clock) as (_, http), server(tmp_path, clock) as (_, elsewhere):
+        table_id, alice, _ = await two_people(http, clock={"pace": "live", "minutes": 5})
+        current = await state(http, table_id, alice)                 # this process has the table cached
+        assert (await elsewhere.post(f"/api/tables/{table_id}/leave", headers=alice.headers)).status_code == 204
+        move = {"seq": current["seq"], "action": current["legal"][0]["action"]}
+        late = await http.post(f"/api/tables/{table_id}/moves", json=move, headers=alice.headers)
+        assert late.status_code == 403 and late.json()["detail"]["code"] == "left", late.text
+        assert (await state(http, table_id))["seq"] == current["seq"]

@@ -569,6 +569,8 @@ class TableService:
     ) -> None:
         try:
             async with self.db.write() as session:
+                if live.seats[seat].playing:
+                    await _hold_person(session, live.id, seat)
                 session.add(MoveRow(table_id=live.id, seq=live.seq, seat=seat, action=action, notation=notation))
                 await session.flush()
                 await _write_clocks(session, live.id, changes, live.seats)
@@ -579,6 +581,9 @@ class TableService:
         except IntegrityError as error:  # another writer committed this seq first
             fresh = await self._load(live.id, refresh=True)
             raise StaleSeq(live.seq, fresh.seq) from error
+        except _SeatGone as error:  # another process applied the leaver rule a moment ago
+            await self._load(live.id, refresh=True)
+            raise Forbidden("left", f"your seat at table {live.id} was taken over: you cannot play on") from error
 
     # -- time limits and leavers ---------------------------------------------------------------
     async def _start_clocks(self, live: Live) -> None:
@@ -751,6 +756,8 @@ class TableService:
             self._invites[table_id] = row.invite
             if cached is not None and current and not refresh and row.status != "open":
                 cached.rematch = row.rematch_id
+                if row.status == "playing":  # another process may have applied the leaver rule
+                    cached.seats = await _seats(session, table_id)
                 return cached
             seats = await _seats(session, table_id)
             live = cached if cached is not None and cached.seq <= (count or 0) else None
@@ -864,6 +871,21 @@ async def _seats(session: AsyncSession, table_id: int) -> list[Seat]:
         )
         for row, name, program in rows.all()
     ]
+
+
+class _SeatGone(Exception):
+    pass
+
+
+async def _hold_person(session: AsyncSession, table_id: int, seat: int) -> None:
+    """Lock the mover's seat row for this transaction, checking that its person still plays it (the
+    sweeper's claim on the same row waits, or came first and this move is refused)."""
+    held = await session.execute(
+        update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == seat)
+        .where(SeatRow.gone.is_(None), SeatRow.bot.is_(None)).values(gone=None)
+    )
+    if held.rowcount != 1:  # type: ignore[attr-defined]
+        raise _SeatGone
 
 
 async def _write_clocks(
