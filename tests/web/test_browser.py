@@ -237,42 +237,42 @@ def test_language_switch_changes_the_page(server: Server, browser: Any, shots: P
 def test_a_live_clock_ticks_and_a_bot_takes_over_a_leavers_seat(server: Server, browser: Any, shots: Path) -> None:
     """Issue 14: the clock of the seat to act counts down on the page; the one who leaves is replaced by the
     table's bot, marked as such on the other player's page, which then sees the bot move."""
-    erik, fenna = new_person(browser), new_person(browser)
-    sign_up(erik, server.url, "erik")
-    sign_up(fenna, server.url, "fenna")
-    erik.goto(f"{server.url}/tables/new?game=haleakala&players=2")
-    erik.select_option("#seat-1", "open")
-    erik.check("input[name='pace'][value='live']")
-    erik.select_option("#minutes", "3")
-    erik.check("input[name='leaver'][value='bot']")
-    erik.select_option("#leaver_bot", "random")
-    erik.click("form.new-table button[type=submit]")
-    erik.wait_for_url(re.compile(r".*/tables/\d+$"))
-    table = int(erik.url.rsplit("/", 1)[1])
-    fenna.goto(f"{server.url}/tables/{table}")
-    fenna.click("form[action$='/join'] button")
-    fenna.wait_for_url(f"{server.url}/tables/{table}")
-    wait_live(fenna)
-    erik.wait_for_selector("#board", timeout=20_000)
-    wait_live(erik)
-    assert my_turn(erik)
+    tilda, ulrik = new_person(browser), new_person(browser)
+    sign_up(tilda, server.url, "tilda")
+    sign_up(ulrik, server.url, "ulrik")
+    tilda.goto(f"{server.url}/tables/new?game=haleakala&players=2")
+    tilda.select_option("#seat-1", "open")
+    tilda.check("input[name='pace'][value='live']")
+    tilda.select_option("#minutes", "3")
+    tilda.check("input[name='leaver'][value='bot']")
+    tilda.select_option("#leaver_bot", "random")
+    tilda.click("form.new-table button[type=submit]")
+    tilda.wait_for_url(re.compile(r".*/tables/\d+$"))
+    table = int(tilda.url.rsplit("/", 1)[1])
+    ulrik.goto(f"{server.url}/tables/{table}")
+    ulrik.click("form[action$='/join'] button")
+    ulrik.wait_for_url(f"{server.url}/tables/{table}")
+    wait_live(ulrik)
+    tilda.wait_for_selector("#board", timeout=20_000)
+    wait_live(tilda)
+    assert my_turn(tilda)
     running = "#seat-list [data-clock='0'].running"
-    first = erik.locator(running).inner_text()
+    first = tilda.locator(running).inner_text()
     assert re.fullmatch(r"[23]:\d\d", first), first
-    erik.wait_for_function(
+    tilda.wait_for_function(
         "([sel, first]) => document.querySelector(sel).textContent !== first", arg=[running, first], timeout=5_000
     )
-    assert fenna.locator("#seat-list [data-clock='0']").inner_text()   # the other sees it too
-    shoot(erik, shots, "live-clock")
+    assert ulrik.locator("#seat-list [data-clock='0']").inner_text()   # the other sees it too
+    shoot(tilda, shots, "live-clock")
 
-    erik.click(".leave-box summary")
-    erik.click(".leave-box button[type=submit]")
-    erik.wait_for_url(f"{server.url}/")
-    fenna.wait_for_selector("#seat-list .seat-0 .seat-gone", timeout=20_000)
-    assert "erik" in fenna.locator("#seat-list .seat-0 .seat-label").inner_text()
-    assert "Bot" in fenna.locator("#seat-list .seat-0 .seat-label").inner_text()
-    wait_live(fenna)
-    wait_for(lambda: my_turn(fenna), timeout=30)                      # the bot moved for erik
-    assert not erik.csp_errors and not fenna.csp_errors, erik.csp_errors + fenna.csp_errors
-    erik.context.close()
-    fenna.context.close()
+    tilda.click(".leave-box summary")
+    tilda.click(".leave-box button[type=submit]")
+    tilda.wait_for_url(f"{server.url}/")
+    ulrik.wait_for_selector("#seat-list .seat-0 .seat-gone", timeout=20_000)
+    assert "tilda" in ulrik.locator("#seat-list .seat-0 .seat-label").inner_text()
+    assert "Bot" in ulrik.locator("#seat-list .seat-0 .seat-label").inner_text()
+    wait_live(ulrik)
+    wait_for(lambda: my_turn(ulrik), timeout=30)                      # the bot moved for tilda
+    assert not tilda.csp_errors and not ulrik.csp_errors, tilda.csp_errors + ulrik.csp_errors
+    tilda.context.close()
+    ulrik.context.close()
