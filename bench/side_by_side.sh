@@ -26,9 +26,9 @@ echo "== spieltafel: 2 servers + 1 worker, PostgreSQL + Redis, $N tables"
 $PY bench/server_load.py --url "$URLS" --workload hidden-hand --tables "$N" --seconds 120 --json
 kill "${PIDS[@]}"; wait "${PIDS[@]}" 2>/dev/null || true; PIDS=()
 echo "== boardgame.io 0.50.2 (one Node process, in memory), $N matches"
-(cd "$BGIO" && NODE_ENV=production node server.js --port $((PORT + 2)) > "$LOGS/bgio.log" 2>&1 & echo $! > "$LOGS/bgio.pid")
+(cd "$BGIO" && NODE_ENV=production node server.js --port $((PORT + 2)) > "$LOGS/bgio.log" 2>&1 &)
 until grep -q READY "$LOGS/bgio.log"; do sleep 0.5; done
-BPID=$(cat "$LOGS/bgio.pid"); PIDS+=("$BPID")
+BPID=$(grep -o 'pid=[0-9]*' "$LOGS/bgio.log" | head -1 | cut -d= -f2); PIDS+=("$BPID")  # the server's own pid
 (cd "$BGIO" && NODE_ENV=production node load.js --matches 20 --port $((PORT + 2)) > /dev/null || true)   # warm-up
 (cd "$BGIO" && NODE_ENV=production node load.js --matches "$N" --port $((PORT + 2)) --server-pid "$BPID" \
     --play-limit 120 --out "$LOGS/bgio-$N.json" > /dev/null || true)
