@@ -20,6 +20,7 @@ from spieltafel.core import GameRecord, replay
 from spieltafel.server.app import create_app
 from spieltafel.server.clocks import DAY_MS, places, table_result
 
+from .backing import fresh_database
 from .conftest import settings_for
 from .helpers import Person, Seen, person, play_http
 
@@ -40,12 +41,19 @@ class FakeClock:
         self.now += ms
 
 
+@pytest.fixture
+async def db_url() -> AsyncIterator[str | None]:
+    """A fresh PostgreSQL database when the suite runs on one (SPIELTAFEL_TEST_DATABASE_URL), else None."""
+    async with fresh_database() as url:
+        yield url
+
+
 @asynccontextmanager
 async def server(
-    folder: Path, clock: FakeClock, sweep_seconds: float = 0.0
+    folder: Path, clock: FakeClock, sweep_seconds: float = 0.0, url: str | None = None
 ) -> AsyncIterator[tuple[FastAPI, httpx.AsyncClient]]:
-    """The app on ``folder`` (its database survives between calls: a restart) with the test's clock."""
-    settings = settings_for(folder)
+    """The app on ``folder`` or ``url`` (the database survives between calls: a restart), with the test's clock."""
+    settings = settings_for(folder, url)
     settings.sweep_seconds = sweep_seconds
     application = create_app(settings, now_ms=clock)
     async with application.router.lifespan_context(application):
@@ -101,9 +109,9 @@ def test_places_rank_the_seats_that_are_out_last() -> None:
     assert table_result([10, 30], [1], [1]) == {"scores": [10, 30], "winners": [0], "out": [1], "places": [1, 2]}
 
 
-async def test_a_live_clock_runs_for_the_seat_to_act_and_adds_the_increment(tmp_path: Path) -> None:
+async def test_a_live_clock_runs_for_the_seat_to_act_and_adds_the_increment(tmp_path: Path, db_url: str | None) -> None:
     clock = FakeClock()
-    async with server(tmp_path, clock) as (_, http):
+    async with server(tmp_path, clock, url=db_url) as (_, http):
         table_id, alice, bob = await two_people(http, clock={"pace": "live", "minutes": 1, "increment": 5})
         table = (await http.get(f"/api/tables/{table_id}")).json()
         assert table["clock"] == {"pace": "live", "minutes": 1, "increment": 5}
@@ -126,9 +134,9 @@ async def test_a_live_clock_runs_for_the_seat_to_act_and_adds_the_increment(tmp_
             assert theirs == {"seat": 1, "remaining_ms": 40_000, "running": True}
 
 
-async def test_time_runs_out_and_a_bot_of_the_chosen_level_takes_the_seat(tmp_path: Path) -> None:
+async def test_time_runs_out_and_a_bot_of_the_chosen_level_takes_the_seat(tmp_path: Path, db_url: str | None) -> None:
     clock = FakeClock()
-    async with server(tmp_path, clock) as (app, http):
+    async with server(tmp_path, clock, url=db_url) as (app, http):
         table_id, alice, bob = await two_people(
             http, clock={"pace": "live", "minutes": 1}, leaver={"rule": "bot", "bot": "random"}
         )
@@ -154,9 +162,9 @@ async def _seq_above(http: httpx.AsyncClient, table_id: int, seq: int) -> bool:
     return bool((await state(http, table_id))["seq"] > seq)
 
 
-async def test_a_move_after_the_deadline_is_refused_even_before_the_sweep(tmp_path: Path) -> None:
+async def test_a_move_after_the_deadline_is_refused_even_before_the_sweep(tmp_path: Path, db_url: str | None) -> None:
     clock = FakeClock()
-    async with server(tmp_path, clock) as (app, http):
+    async with server(tmp_path, clock, url=db_url) as (app, http):
         table_id, alice, _ = await two_people(http, clock={"pace": "turn", "per_move": "12h"})
         clock.advance(12 * 3600 * 1000)
         late = await first_move(http, table_id, alice)
@@ -165,9 +173,9 @@ async def test_a_move_after_the_deadline_is_refused_even_before_the_sweep(tmp_pa
         assert await app.state.services.tables.sweep() == 0
 
 
-async def test_turn_based_tables_give_each_move_its_limit(tmp_path: Path) -> None:
+async def test_turn_based_tables_give_each_move_its_limit(tmp_path: Path, db_url: str | None) -> None:
     clock = FakeClock()
-    async with server(tmp_path, clock) as (_, http):
+    async with server(tmp_path, clock, url=db_url) as (_, http):
         table_id, alice, bob = await two_people(http, clock={"pace": "turn", "per_move": "3d"})
         assert (await http.get(f"/api/tables/{table_id}")).json()["clock"] == {"pace": "turn", "per_move": "3d"}
         clock.advance(DAY_MS)
@@ -206,9 +214,11 @@ async def test_bad_time_limits_and_leaver_rules_are_refused(
     assert (await client.get("/api/tables")).json() == []
 
 
-async def test_a_player_who_leaves_under_the_rule_out_is_ranked_last_and_cannot_come_back(tmp_path: Path) -> None:
+async def test_a_player_who_leaves_under_the_rule_out_is_ranked_last_and_cannot_come_back(
+    tmp_path: Path, db_url: str | None
+) -> None:
     clock = FakeClock()
-    async with server(tmp_path, clock) as (_, http):
+    async with server(tmp_path, clock, url=db_url) as (_, http):
         table_id, alice, bob = await two_people(http, leaver={"rule": "out"})
         assert (await http.post(f"/api/tables/{table_id}/leave", headers=alice.headers)).status_code == 204
         again = await http.post(f"/api/tables/{table_id}/leave", headers=alice.headers)
@@ -225,9 +235,9 @@ async def test_a_player_who_leaves_under_the_rule_out_is_ranked_last_and_cannot_
         replay(record)                                           # the record's result is the engine's
 
 
-async def test_a_leaver_under_the_rule_bot_is_marked_in_the_record(tmp_path: Path) -> None:
+async def test_a_leaver_under_the_rule_bot_is_marked_in_the_record(tmp_path: Path, db_url: str | None) -> None:
     clock = FakeClock()
-    async with server(tmp_path, clock) as (_, http):
+    async with server(tmp_path, clock, url=db_url) as (_, http):
         table_id, alice, bob = await two_people(http, leaver={"rule": "bot", "bot": "greedy"})
         assert (await http.post(f"/api/tables/{table_id}/leave", headers=bob.headers)).status_code == 204
         final = await play_http(http, table_id, [alice], Seen(), random.Random(4), pause=lambda: asyncio.sleep(0.01))
@@ -262,30 +272,30 @@ def test_a_lost_connection_may_come_back(tmp_path: Path) -> None:
         assert http.get(f"/api/tables/{table_id}").json()["seats"][0]["gone"] is None
 
 
-async def test_a_restart_handles_a_deadline_missed_while_down_exactly_once(tmp_path: Path) -> None:
+async def test_a_restart_handles_a_deadline_missed_while_down_exactly_once(tmp_path: Path, db_url: str | None) -> None:
     clock = FakeClock()
-    async with server(tmp_path, clock) as (_, http):
+    async with server(tmp_path, clock, url=db_url) as (_, http):
         table_id, _, _ = await two_people(
             http, clock={"pace": "turn", "per_move": "1d"}, leaver={"rule": "bot", "bot": "random"}
         )
     clock.advance(DAY_MS + 1)                                     # the server is down when the day ends
-    async with server(tmp_path, clock, sweep_seconds=0.05) as (app, http):   # it sweeps on its own
+    async with server(tmp_path, clock, sweep_seconds=0.05, url=db_url) as (app, http):   # it sweeps on its own
         async def replaced() -> bool:
             return (await http.get(f"/api/tables/{table_id}")).json()["seats"][0]["gone"] == "time"
 
         await until(replaced, "the restarted server handles the missed deadline")
         await until(lambda: _seq_above(http, table_id, 0), "the bot plays alice's seat")
         assert await app.state.services.tables.sweep() == 0
-    async with server(tmp_path, clock) as (app, http), server(tmp_path, clock) as (other, _):
+    async with server(tmp_path, clock, url=db_url) as (app, http), server(tmp_path, clock, url=db_url) as (other, _):
         sweeps = await asyncio.gather(app.state.services.tables.sweep(), other.state.services.tables.sweep())
         assert sweeps == [0, 0]
         seats = (await http.get(f"/api/tables/{table_id}")).json()["seats"]
         assert [s["gone"] for s in seats] == ["time", None] and seats[0]["bot"] == "random"
 
 
-async def test_two_processes_sweeping_at_once_handle_a_deadline_once(tmp_path: Path) -> None:
+async def test_two_processes_sweeping_at_once_handle_a_deadline_once(tmp_path: Path, db_url: str | None) -> None:
     clock = FakeClock()
-    async with server(tmp_path, clock) as (app, http), server(tmp_path, clock) as (other, _):
+    async with server(tmp_path, clock, url=db_url) as (app, http), server(tmp_path, clock, url=db_url) as (other, _):
         table_id, _, _ = await two_people(http, clock={"pace": "turn", "per_move": "12h"})
         clock.advance(13 * 3600 * 1000)
         sweeps = await asyncio.gather(app.state.services.tables.sweep(), other.state.services.tables.sweep())
@@ -293,9 +303,11 @@ async def test_two_processes_sweeping_at_once_handle_a_deadline_once(tmp_path: P
         assert (await http.get(f"/api/tables/{table_id}")).json()["seats"][0]["gone"] == "time"
 
 
-async def test_a_move_through_one_process_after_leaving_through_another_is_refused(tmp_path: Path) -> None:
+async def test_a_move_through_one_process_after_leaving_through_another_is_refused(
+    tmp_path: Path, db_url: str | None
+) -> None:
     clock = FakeClock()
-    async with server(tmp_path, clock) as (_, http), server(tmp_path, clock) as (_, elsewhere):
+    async with server(tmp_path, clock, url=db_url) as (_, http), server(tmp_path, clock, url=db_url) as (_, elsewhere):
         table_id, alice, _ = await two_people(http, clock={"pace": "live", "minutes": 5})
         current = await state(http, table_id, alice)                 # this process has the table cached
         assert (await elsewhere.post(f"/api/tables/{table_id}/leave", headers=alice.headers)).status_code == 204
