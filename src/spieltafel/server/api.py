@@ -187,7 +187,7 @@ async def join_table(table_id: TableNumber, account: Me, request: Request, body:
     return {"seat": seat}
 
 
-@router.post("/api/tables/{table_id}/leave", status_code=204, responses=_errors(401, 404, 409), tags=["tables"],
+@router.post("/api/tables/{table_id}/leave", status_code=204, responses=_errors(401, 404, 409, 422), tags=["tables"],
              description="Before the start the seat opens again; during the game the table's leaver rule takes it.")
 async def leave_table(table_id: TableNumber, account: Me, request: Request) -> None:
     await _services(request).tables.leave(account, table_id)

@@ -148,14 +148,14 @@ async def unmute(name: AccountName, account: Me, request: Request) -> None:
     await _services(request).chat.mute(account, name, False)
 
 
-@router.post("/api/invitations/{code}", response_model=TableRef, responses=_errors(401, 404), tags=["tables"])
+@router.post("/api/invitations/{code}", response_model=TableRef, responses=_errors(401, 404, 422), tags=["tables"])
 async def accept_invitation(
     code: Annotated[str, Path(max_length=100)], account: Me, request: Request
 ) -> dict[str, int]:
     return {"id": await _services(request).tables.admit(account, code)}
 
 
-@router.get("/api/tables/{table_id}/invitation", response_model=InvitationOut, responses=_errors(401, 404, 409),
+@router.get("/api/tables/{table_id}/invitation", response_model=InvitationOut, responses=_errors(401, 404, 409, 422),
             tags=["tables"])
 async def invitation(table_id: TableNumber, account: Me, request: Request) -> dict[str, str]:
     code = await _services(request).tables.invitation(table_id, account)
@@ -165,7 +165,7 @@ async def invitation(table_id: TableNumber, account: Me, request: Request) -> di
 
 
 @router.post("/api/tables/{table_id}/rematch", status_code=201, response_model=TableRef,
-             responses={200: {"model": TableRef}, **_errors(401, 403, 404, 409)}, tags=["tables"])
+             responses={200: {"model": TableRef}, **_errors(401, 403, 404, 409, 422)}, tags=["tables"])
 async def rematch(table_id: TableNumber, account: Me, request: Request, response: Response) -> dict[str, int]:
     new_id, made = await _services(request).tables.rematch(account, table_id)
     if not made:
@@ -192,7 +192,7 @@ async def mark_program(body: ProgramIn, account: Me, request: Request) -> dict[s
     return {"name": account.name, "program": body.program}
 
 
-@router.get("/api/tables/{table_id}/sample", response_model=SampleOut, responses=_errors(401, 403, 404, 409),
+@router.get("/api/tables/{table_id}/sample", response_model=SampleOut, responses=_errors(401, 403, 404, 409, 422),
             tags=["play"])
 async def sample(table_id: TableNumber, account: Me, request: Request) -> dict[str, Any]:
     """For search bots playing through the API: one determinisation for your seat (what you cannot see
