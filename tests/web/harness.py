@@ -49,7 +49,10 @@ class Server:
         self.data = Path(tempfile.mkdtemp(prefix="spieltafel-web-"))
         script = Path(sys.executable).with_name("spieltafel")
         command = [str(script)] if script.exists() else [sys.executable, "-m", "spieltafel.cli"]
-        env = dict(os.environ, SPIELTAFEL_BOT_WORKERS="1", PYTHONUNBUFFERED="1")
+        # Every browser of the suite signs up from 127.0.0.1: more than the default 10 new accounts a minute
+        # per address on a fast machine. The limits themselves are tested in tests/server/test_rate_limits.py.
+        limits = '{"accounts": "1000/minute;10000/hour"}'
+        env = dict(os.environ, SPIELTAFEL_BOT_WORKERS="1", PYTHONUNBUFFERED="1", SPIELTAFEL_RATE_LIMITS=limits)
         self.process = subprocess.Popen(
             [*command, "serve", "--host", "127.0.0.1", "--port", "0", "--data", str(self.data), "--bot-workers", "1"],
             stdout=subprocess.PIPE,
