@@ -100,7 +100,8 @@ class RedisHub(Hub):
             await asyncio.wait_for(self._flushed(), HEALTH_TIMEOUT)
         for task in self._tasks:
             task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
+        if self._tasks:  # bounded: a task stuck in a Redis call must not hold the shutdown forever
+            await asyncio.wait(self._tasks, timeout=HEALTH_TIMEOUT)
         await self.redis.aclose()
 
     async def _flushed(self) -> None:
