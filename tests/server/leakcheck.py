@@ -306,7 +306,10 @@ async def audit(
     and games still running a minute later are left out (only finished games are counted and checked)."""
     deadline = time.monotonic() + seconds if seconds else float("inf")
     tally = Tally()
-    async with httpx.AsyncClient(base_url=url, timeout=120) as http:
+    # uvicorn closes an idle connection after 5 s, httpx keeps one for 5 s: a request sent on a connection the
+    # server is closing at that moment fails with "Server disconnected". Reuse a connection only while it is fresh.
+    limits = httpx.Limits(keepalive_expiry=1.0)
+    async with httpx.AsyncClient(base_url=url, timeout=120, limits=limits) as http:
         pool = [await make_people(http, 5) for _ in range(concurrency)]
         queue: asyncio.Queue[tuple[int, str, int]] = asyncio.Queue()
         for number, (game, players) in enumerate(plan):
@@ -342,8 +345,11 @@ def main() -> None:
     try:
         plan = parse_plan(arguments.plan)
         tally = asyncio.run(audit(server.url, plan, arguments.concurrency, arguments.seed, arguments.seconds))
-    finally:
+    except BaseException:
         server.stop()
+        print("the audit stopped; the server's last output:", *server.output[-40:], sep="\n", file=sys.stderr)
+        raise
+    server.stop()
     seconds = time.monotonic() - started
     errors = server.errors()
     print(json.dumps({
