@@ -20,9 +20,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
+import os
 import random
 import statistics
+import sys
 import time
 import uuid
 from dataclasses import dataclass, field
@@ -86,6 +89,8 @@ class Start:
     go: asyncio.Event = field(default_factory=asyncio.Event)
     started: float = 0.0
     stop: float = 0.0
+    pids: tuple[int, ...] = ()
+    cpu_at_start: dict[str, float] = field(default_factory=dict)
 
     def arrived(self) -> None:
         self.connected += 1
@@ -93,6 +98,8 @@ class Start:
             self.started = time.monotonic()
             self.stop = self.started + self.seconds
             self.go.set()
+            self.cpu_at_start = cpu_probe(self.pids)
+            print(f"play starts: {self.seats} seats connected", file=sys.stderr, flush=True)
 
 
 async def seat_client(url: str, headers: dict[str, str], start: Start, totals: Totals, rng: random.Random,
@@ -157,6 +164,32 @@ async def expert_tables(client: httpx.AsyncClient, host: dict[str, str], game: s
         (await client.post("/api/tables", json=body, headers=host)).raise_for_status()
 
 
+def cpu_probe(pids: tuple[int, ...]) -> dict[str, float]:
+    """CPU seconds so far: of ``pids`` (the servers and workers, utime+stime from /proc), of this driver,
+    and of the whole machine (busy ticks of /proc/stat), as the anchor's driver measures them."""
+    tick = os.sysconf("SC_CLK_TCK")
+    probe = {"wall": time.monotonic(), "driver": time.process_time(), "servers": 0.0, "machine": float("nan")}
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            with open(f"/proc/{pid}/stat") as stat:
+                fields = stat.read().rpartition(")")[2].split()
+            probe["servers"] += (int(fields[11]) + int(fields[12])) / tick
+    with contextlib.suppress(OSError), open("/proc/stat") as stat:
+        user, nice, system, _idle, _iowait, irq, softirq = (int(v) for v in stat.readline().split()[1:8])
+        probe["machine"] = (user + nice + system + irq + softirq) / tick
+    return probe
+
+
+def cpu_between(start: dict[str, float], end: dict[str, float]) -> dict[str, float]:
+    """% of one core (100 = one core; the machine has ``os.cpu_count()`` of them) over the play phase;
+    "other" is the rest of the machine (other tenants, and PostgreSQL and Redis)."""
+    wall = max(end["wall"] - start["wall"], 1e-6)
+    servers, driver = end["servers"] - start["servers"], end["driver"] - start["driver"]
+    other = end["machine"] - start["machine"] - servers - driver
+    return {"servers_cpu_pct": round(100 * servers / wall, 1), "driver_cpu_pct": round(100 * driver / wall, 1),
+            "other_cpu_pct": round(100 * max(0.0, other) / wall, 1), "servers_cpu_s": round(servers, 2)}
+
+
 def percentile(values: list[float], share: float) -> float:
     if not values:
         return float("nan")
@@ -181,12 +214,16 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     totals = Totals()
     ws_bases = [url.replace("http", "ws", 1) for url in urls]
     rng = random.Random(args.seed)
-    start = Start(len(tables) * len(people), args.seconds)
+    pids = tuple(int(pid) for pid in args.pids.split(",") if pid)
+    start = Start(len(tables) * len(people), args.seconds, pids=pids)
     await asyncio.gather(*(
         seat_client(f"{ws_bases[(number + seat) % len(urls)]}/ws/tables/{table_id}", who, start, totals,
                     random.Random(rng.random()), args.workload)
         for number, table_id in enumerate(tables) for seat, who in enumerate(people)
     ))
+    cpu = cpu_between(start.cpu_at_start, cpu_probe(pids)) if start.cpu_at_start else {}
+    if cpu and totals.moves:
+        cpu["servers_cpu_ms_per_move"] = round(1000 * cpu["servers_cpu_s"] / totals.moves, 2)
     elapsed = max((totals.last or time.monotonic()) - (totals.first or start.started), 1e-6)  # first move → last ack
     ms = [1000 * value for value in totals.latencies]
     return {
@@ -198,6 +235,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "p99": round(percentile(ms, 0.99), 1), "max": round(max(ms), 1) if ms else None,
         },
         "stale_refusals": totals.stale, "errors": len(totals.errors), "error_codes": sorted(set(totals.errors)),
+        "play_cpu": cpu,
     }
 
 
@@ -212,6 +250,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workload", choices=("random", "hidden-hand"), default="random",
                         help="hidden-hand: the boardgame.io anchor's game and driver policy (sets --game, --players)")
+    parser.add_argument("--pids", default="", help="comma-separated pids of the servers (and workers): their CPU "
+                        "over the play phase is reported, with the driver's and the rest of the machine's")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args()
     if args.workload == "hidden-hand":
@@ -227,6 +267,7 @@ def main() -> None:
         f"{figures['moves_per_s']} moves/s, {figures['games_finished']} seat-ends of games; move→update ms "
         f"p50 {latency['p50']} p95 {latency['p95']} p99 {latency['p99']} max {latency['max']}; "
         f"stale {figures['stale_refusals']}, errors {figures['errors']} {figures['error_codes']}"
+        + (f"; play CPU % of a core {figures['play_cpu']}" if figures["play_cpu"] else "")
     )
 
 
