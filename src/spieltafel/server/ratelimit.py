@@ -9,18 +9,21 @@ What is limited, and by what key (the defaults; ``SPIELTAFEL_RATE_LIMITS`` overr
 - ``accounts``: new accounts per client address; ``tables``: new tables per account;
   ``moves``: moves per account (HTTP and WebSocket together).
 - ``ws_messages``: messages per WebSocket connection (100 in 20 s); past it the socket is closed with 1008.
+  Counted by the connection itself (:class:`LocalWindow`), also with Redis: a connection lives in one process.
 """
 
 from __future__ import annotations
 
 import math
 import time
-from collections.abc import Mapping
-from typing import Final
+from collections import deque
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
 
 from limits import RateLimitItem, parse_many
 from limits.aio.storage import MemoryStorage, RedisStorage, Storage
 from limits.aio.strategies import MovingWindowRateLimiter
+from redis.asyncio import BlockingConnectionPool
 
 from .errors import ServiceError
 
@@ -33,6 +36,8 @@ DEFAULT_LIMITS: Final[Mapping[str, str]] = {
     "ws_messages": "100 per 20 seconds",
 }
 REDIS_PREFIX = "spieltafel-limits"
+REDIS_CONNECTIONS = 50
+REDIS_WAIT_SECONDS = 20
 
 
 class RateLimited(ServiceError):
@@ -59,7 +64,31 @@ def storage_for(redis_url: str | None, site_prefix: str = "spieltafel") -> Stora
         return MemoryStorage()
     uri = "async+" + redis_url if not redis_url.startswith("async+") else redis_url
     key_prefix = REDIS_PREFIX if site_prefix == "spieltafel" else f"{site_prefix}-limits"
-    return RedisStorage(uri, implementation="redispy", key_prefix=key_prefix)
+    # Waits for a free connection: redis-py's default pool refuses the 101st concurrent command with
+    # MaxConnectionsError, which closed a loaded server's WebSockets (every move counts here).
+    pool = BlockingConnectionPool.from_url(
+        redis_url.removeprefix("async+"), max_connections=REDIS_CONNECTIONS, timeout=REDIS_WAIT_SECONDS
+    )
+    options: dict[str, Any] = {"connection_pool": pool}  # passed on to redis.asyncio.Redis
+    return RedisStorage(uri, implementation="redispy", key_prefix=key_prefix, **options)
+
+
+class LocalWindow:
+    """The moving windows of one key held by its owner (e.g. a WebSocket connection, which lives in one
+    process): no storage, no lock, no Redis round trip per message."""
+
+    def __init__(self, items: Sequence[RateLimitItem]) -> None:
+        self.windows = [(item.amount, float(item.get_expiry())) for item in items]
+        self.times: deque[float] = deque(maxlen=max(amount for amount, _ in self.windows))
+
+    def allowed(self) -> bool:
+        """One more counted, if every window has room; False (nothing counted) if not."""
+        now = time.monotonic()
+        for amount, seconds in self.windows:
+            if len(self.times) >= amount and now - self.times[-amount] < seconds:
+                return False
+        self.times.append(now)
+        return True
 
 
 class RateLimits:
@@ -72,10 +101,19 @@ class RateLimits:
         self.storage = storage_for(redis_url, site_prefix)
         self.limiter = MovingWindowRateLimiter(self.storage)
 
+    def local_window(self, kind: str) -> LocalWindow:
+        """A moving window of ``kind`` for one key that lives in this process only (a WebSocket connection)."""
+        return LocalWindow(self.limits[kind])
+
     async def hit(self, kind: str, key: str, what: str) -> None:
         """Count one ``kind`` for ``key``; refuse when any of its windows is full (then nothing is counted)."""
+        items = self.limits[kind]
+        if len(items) == 1:  # one window: the hit checks and counts in one step (nothing counted when full)
+            if not await self.limiter.hit(items[0], kind, key):
+                raise RateLimited(what, await self._wait(items[0], kind, key))
+            return
         await self._refuse_if_full(what, ((kind, key),))
-        for item in self.limits[kind]:
+        for item in items:
             await self.limiter.hit(item, kind, key)
 
     async def allowed(self, kind: str, key: str) -> bool:

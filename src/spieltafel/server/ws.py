@@ -13,7 +13,6 @@ import asyncio
 import inspect
 import json
 import logging
-import secrets
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
@@ -62,7 +61,7 @@ class Connection:
         self.sending = asyncio.Lock()
         self.chat_seen = 0
         self.rate: RateLimits = self.services.rate
-        self.key = secrets.token_hex(8)
+        self.window = self.rate.local_window("ws_messages")
 
     async def send_state(self, known_seq: int | None = None) -> None:
         state = await self.services.tables.state_for(self.table_id, self.account, known_seq=known_seq)
@@ -112,7 +111,7 @@ class Connection:
             message = await self.socket.receive()
             if message["type"] == "websocket.disconnect":
                 return
-            if not await self.rate.allowed("ws_messages", self.key):
+            if not self.window.allowed():
                 await self.send_error("rate-limited", "too many messages: this connection is closed; reconnect later")
                 await self.socket.close(code=CLOSE_POLICY)
                 return
