@@ -18,6 +18,9 @@ from .runners import Chore
 from .settings import MAX_MESSAGE_BYTES, Settings
 
 STARTUP_SECONDS = 60.0
+WS_DEFLATE = False
+"""No permessage-deflate on the WebSockets: a state message is about 1 KB, and compressing every one
+cost more CPU (server and client) than the bytes it saved on a saturated server (docs/performance.md)."""
 
 
 def serve(
@@ -50,7 +53,8 @@ def serve(
     from .app import create_app
 
     config = uvicorn.Config(
-        create_app(settings), log_level=log_level, ws_max_size=4 * MAX_MESSAGE_BYTES, lifespan="on",
+        create_app(settings), log_level=log_level, ws_max_size=4 * MAX_MESSAGE_BYTES,
+        ws_per_message_deflate=WS_DEFLATE, lifespan="on",
         proxy_headers=True, forwarded_allow_ips=settings.forwarded_allow_ips,
     )
     server = _Announcing(config, url_line)
@@ -121,7 +125,7 @@ def _serve_processes(settings: Settings, listener: socket.socket, workers: int, 
         os.environ[f"SPIELTAFEL_{name.upper()}"] = str(value)
     config = uvicorn.Config(
         "spieltafel.server.app:create_app", factory=True, workers=workers, log_level=log_level,
-        ws_max_size=4 * MAX_MESSAGE_BYTES, lifespan="on",
+        ws_max_size=4 * MAX_MESSAGE_BYTES, ws_per_message_deflate=WS_DEFLATE, lifespan="on",
     )
     _AnnouncingProcesses(config, [listener], url_line).run()
 
