@@ -2,15 +2,21 @@
 
 The hub passes only the new ``seq``: each connection then builds the state message for its own seat,
 so nothing seat-specific travels through the hub. :class:`Hub` serves one process; :class:`RedisHub`
-also carries every change over Redis pub/sub to the other server processes and workers of the site."""
+also carries every change over Redis pub/sub to the other server processes and workers of the site,
+with an optional ``detail`` (a move: seat, action, clocks; never a secret) that the receiving process
+hands to ``on_remote`` before it tells its watchers (the table service applies the move to its cached
+game, so that its watchers need not read the database)."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import uuid
 from collections import defaultdict
+from collections.abc import Callable
+from typing import Any
 
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
@@ -29,6 +35,9 @@ class Hub:
 
     def __init__(self) -> None:
         self._subscribers: defaultdict[int, set[asyncio.Queue[int]]] = defaultdict(set)
+        self.on_remote: Callable[[int, int, Any], None] | None = None
+        """Called with (table, seq, detail or None) for every change from another process, before this
+        process's watchers are told; it must not fail (an error is logged, the watchers still hear)."""
 
     def subscribe(self, table_id: int) -> asyncio.Queue[int]:
         queue: asyncio.Queue[int] = asyncio.Queue()
@@ -42,8 +51,9 @@ class Hub:
             if not queues:
                 del self._subscribers[table_id]
 
-    def publish(self, table_id: int, seq: int) -> None:
-        """Tell every watcher of ``table_id`` that the table changed (now at ``seq``)."""
+    def publish(self, table_id: int, seq: int, detail: Any = None) -> None:
+        """Tell every watcher of ``table_id`` that the table changed (now at ``seq``); ``detail`` (JSON)
+        goes to the other processes' ``on_remote``."""
         self.deliver(table_id, seq)
 
     def deliver(self, table_id: int, seq: int) -> None:
@@ -73,7 +83,8 @@ class RedisHub(Hub):
     """The in-memory hub plus Redis pub/sub on one channel per site (``<prefix>:tables``).
 
     A change is delivered to this process's watchers at once and published as ``origin table seq``;
-    every other process delivers it to its own watchers (a process skips its own messages)."""
+    every other process delivers it to its own watchers (a process skips its own messages). A detail
+    follows as JSON: ``origin table seq {...}``."""
 
     kind = "redis"
 
@@ -82,13 +93,13 @@ class RedisHub(Hub):
         self.redis: Redis = Redis.from_url(url, socket_connect_timeout=HEALTH_TIMEOUT)
         self.channel = f"{prefix}:tables"
         self.origin = uuid.uuid4().hex[:12]
-        self._outbox: asyncio.Queue[tuple[int, int]] = asyncio.Queue()
+        self._outbox: asyncio.Queue[tuple[int, int, Any]] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
         self.listening = asyncio.Event()
 
-    def publish(self, table_id: int, seq: int) -> None:
+    def publish(self, table_id: int, seq: int, detail: Any = None) -> None:
         self.deliver(table_id, seq)
-        self._outbox.put_nowait((table_id, seq))
+        self._outbox.put_nowait((table_id, seq, detail))
 
     async def start(self) -> None:
         self._tasks = [asyncio.create_task(self._send()), asyncio.create_task(self._receive())]
@@ -121,8 +132,9 @@ class RedisHub(Hub):
                 batch.append(self._outbox.get_nowait())
             try:
                 async with self.redis.pipeline(transaction=False) as pipe:
-                    for table_id, seq in batch:
-                        pipe.publish(self.channel, f"{self.origin} {table_id} {seq}")
+                    for table_id, seq, detail in batch:
+                        extra = "" if detail is None else " " + json.dumps(detail, separators=(",", ":"))
+                        pipe.publish(self.channel, f"{self.origin} {table_id} {seq}{extra}")
                     await pipe.execute()
             except (RedisError, OSError) as error:  # the moves are committed; other processes' watchers
                 log.warning("redis publish failed (%s): %d changes not fanned out", error, len(batch))
@@ -149,6 +161,12 @@ class RedisHub(Hub):
     def _received(self, data: object) -> None:
         if not isinstance(data, bytes):
             return
-        origin, table_id, seq = data.decode().split()
-        if origin != self.origin:
-            self.deliver(int(table_id), int(seq))
+        origin, table_id, seq, *detail = data.decode().split(" ", 3)
+        if origin == self.origin:
+            return
+        if self.on_remote is not None:
+            try:
+                self.on_remote(int(table_id), int(seq), json.loads(detail[0]) if detail else None)
+            except Exception:  # the watchers still hear of the change and reload from the database
+                log.exception("a change from another process was not applied here: %s", data[:200])
+        self.deliver(int(table_id), int(seq))

@@ -17,11 +17,11 @@ import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import Insert, Table, bindparam, delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
 from spieltafel.bots import BOTS
 from spieltafel.core import Event, GameRecord, GameResult, RecordedAction, Rng, SpieltafelError, State, get_game
@@ -30,6 +30,7 @@ from . import clocks
 from .accounts import Account
 from .clocks import Limits, SeatClock, Timing
 from .db import AccountRow, Database, GuestRow, MoveRow, SeatRow, TableRow
+from .db.models import utcnow
 from .errors import Conflict, Forbidden, Invalid, NotFound, StaleSeq, Unauthenticated
 from .hub import Hub
 from .jobs import BotJob, JobQueue
@@ -192,6 +193,7 @@ class TableService:
         self.closing = False
         self.now_ms: Callable[[], int] = now_ms or wall_clock_ms
         """The clock of every time limit (epoch milliseconds)."""
+        hub.on_remote = self._remote_move
 
     # -- life cycle ----------------------------------------------------------------------------
     async def resume(self) -> None:
@@ -538,6 +540,8 @@ class TableService:
 
     async def _submit(self, live: Live, seat: int, seq: int, action: int | str) -> int:
         """Check and apply one move for ``seat`` (the caller holds the table's lock)."""
+        if seq < live.seq:  # the mover saw an older state (also when the game has ended since, e.g. by the
+            raise StaleSeq(seq, live.seq)  # other process's move just carried here by the hub)
         if live.status != "playing":
             raise Conflict("not-playing", f"table {live.id} is {live.status}: moves are taken only while it plays")
         if seq != live.seq:
@@ -560,19 +564,58 @@ class TableService:
         live.state, live.seq = after, seq + 1
         live.status = "over" if after.is_over else "playing"
         self._note_events(live, live.seq, events)
-        self._changed(live)
+        self._changed(live, _move_detail(seq, seat, index, changes))
         return live.seq
+
+    def _remote_move(self, table_id: int, seq: int, detail: Any) -> None:
+        """Another process committed a move (``detail``, see :func:`_move_detail`) that makes the table's
+        ``seq``: apply it to the cached game when the cache is just before it and nobody here holds the
+        table (a reader then finds the cache current without the database). Otherwise nothing: whoever
+        reads next loads from the log, as without the detail. A change without a move (a seat taken, left
+        or timed out, a rematch) drops the cached table: the next reader loads it, seats included."""
+        live = self._live.get(table_id)
+        lock = self._locks.get(table_id)
+        move = detail.get("move") if isinstance(detail, dict) else None
+        if live is not None and move is None:
+            self._live.pop(table_id, None)
+            return
+        if live is None or move is None or (lock is not None and lock.locked()):
+            return
+        before, seat, action = move
+        if before != live.seq or seq != before + 1 or live.status != "playing":
+            return
+        if seat not in live.state.seats_to_act():
+            self._live.pop(table_id, None)  # the cache disagrees with the log: load it afresh
+            return
+        try:
+            events = live.state.apply(seat, action)
+        except Exception:
+            self._live.pop(table_id, None)
+            raise
+        for number, clock in detail.get("clocks", {}).items():
+            live.seats[int(number)].clock = SeatClock(*clock)
+        live.seq = seq
+        live.status = "over" if live.state.is_over else "playing"
+        self._note_events(live, seq, events)
 
     async def _append(
         self, live: Live, seat: int, action: int, notation: str, after: State,
         changes: Mapping[int, SeatClock],
     ) -> None:
+        row = {"table_id": live.id, "seq": live.seq, "seat": seat, "action": action, "notation": notation}
+        alone = not changes and not after.is_over and live.seats[seat].playing and self.db.kind == "postgresql"
         try:
+            if alone:  # one statement, committed on its own: one round trip, no BEGIN and COMMIT
+                async with self.db.autocommit() as connection:
+                    await _hold_person_and_append(connection, row)
+                return
             async with self.db.write() as session:
-                if live.seats[seat].playing:
-                    await _hold_person(session, live.id, seat)
-                session.add(MoveRow(table_id=live.id, seq=live.seq, seat=seat, action=action, notation=notation))
-                await session.flush()
+                if live.seats[seat].playing and self.db.kind == "postgresql":
+                    await _hold_person_and_append(session, row)
+                else:
+                    if live.seats[seat].playing:
+                        await _hold_person(session, live.id, seat)
+                    await session.execute(insert(_MOVES).values(row))
                 await _write_clocks(session, live.id, changes, live.seats)
                 if after.is_over:
                     await session.execute(update(TableRow).where(TableRow.id == live.id).values(status="over"))
@@ -679,8 +722,8 @@ class TableService:
         while len(live.events) > self.recent_events:
             live.events.popleft()
 
-    def _changed(self, live: Live) -> None:
-        self.hub.publish(live.id, live.seq)
+    def _changed(self, live: Live, detail: dict[str, Any] | None = None) -> None:
+        self.hub.publish(live.id, live.seq, detail)
         self._wake_bots(live)
 
     # -- bots ----------------------------------------------------------------------------------
@@ -779,6 +822,8 @@ class TableService:
             .order_by(MoveRow.seq)
         )
         for seq, seat, action in rows.all():
+            if seq < live.seq:  # applied meanwhile (a move carried by the hub)
+                continue
             self._note_events(live, seq + 1, live.state.apply(seat, action))
             live.seq = seq + 1
 
@@ -807,6 +852,15 @@ async def _insert_table(
         row.table_id = table.id
         session.add(row)
     return table.id
+
+
+def _move_detail(before: int, seat: int, action: int, clocks: Mapping[int, SeatClock]) -> dict[str, Any]:
+    """What the hub carries to the other processes about a committed move: the ``seq`` it was made at,
+    the seat and the action index (the same as the log's row), and the clocks it changed."""
+    detail: dict[str, Any] = {"move": [before, seat, action]}
+    if clocks:
+        detail["clocks"] = {str(n): [c.clock_ms, c.since_ms, c.deadline_ms] for n, c in clocks.items()}
+    return detail
 
 
 def _waits_for(live: Live, job: BotJob) -> bool:
@@ -877,15 +931,48 @@ class _SeatGone(Exception):
     pass
 
 
+_SEATS = cast(Table, SeatRow.__table__)
+_MOVES = cast(Table, MoveRow.__table__)
+
+
 async def _hold_person(session: AsyncSession, table_id: int, seat: int) -> None:
     """Lock the mover's seat row for this transaction, checking that its person still plays it (the
     sweeper's claim on the same row waits, or came first and this move is refused)."""
-    held = await session.execute(
-        update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == seat)
-        .where(SeatRow.gone.is_(None), SeatRow.bot.is_(None)).values(gone=None)
+    seats = _SEATS.c
+    held = await session.execute(  # a Core statement: no ORM bookkeeping on the hot path of every move
+        update(_SEATS).where(seats.table_id == table_id, seats.seat == seat)
+        .where(seats.gone.is_(None), seats.bot.is_(None)).values(gone=None)
     )
     if held.rowcount != 1:  # type: ignore[attr-defined]
         raise _SeatGone
+
+
+async def _hold_person_and_append(session: AsyncSession | AsyncConnection, row: Mapping[str, Any]) -> None:
+    """:func:`_hold_person` and the move's insert in one statement (one round trip fewer per move): on
+    PostgreSQL an UPDATE in a WITH clause locks the seat row, and the move is inserted only if it did.
+    Atomic on its own, so a move that changes nothing else is committed without a transaction block."""
+    parameters = {f"new_{name}": value for name, value in row.items()}
+    parameters["held_seat"] = row["seat"]
+    parameters["new_created_at"] = utcnow()  # INSERT ... SELECT takes no column defaults
+    inserted = await session.execute(_HOLD_AND_APPEND, parameters)
+    if inserted.rowcount != 1:  # type: ignore[attr-defined]
+        raise _SeatGone
+
+
+def _hold_and_append_statement() -> Insert:
+    """The statement of :func:`_hold_person_and_append`, built once (its parameters are bound per move)."""
+    seats = _SEATS.c
+    held = (
+        update(_SEATS).where(seats.table_id == bindparam("new_table_id"), seats.seat == bindparam("held_seat"))
+        .where(seats.gone.is_(None), seats.bot.is_(None)).values(gone=None)
+        .returning(seats.seat).cte("held")
+    )
+    names = ["table_id", "seq", "seat", "action", "notation", "created_at"]
+    values = select(*(bindparam(f"new_{name}", type_=_MOVES.c[name].type) for name in names)).select_from(held)
+    return insert(_MOVES).from_select(names, values)
+
+
+_HOLD_AND_APPEND = _hold_and_append_statement()
 
 
 async def _write_clocks(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -11,11 +12,23 @@ from typing import Any
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import Connection, event, text
-from sqlalchemy.exc import SQLAlchemyError
-from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
+from sqlalchemy.exc import DisconnectionError, SQLAlchemyError
+from sqlalchemy.ext.asyncio import (
+    AsyncConnection,
+    AsyncEngine,
+    AsyncSession,
+    async_sessionmaker,
+    create_async_engine,
+)
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 HEALTH_TIMEOUT = 2.0
+POOL_SIZE = 20
+MAX_OVERFLOW = 10
+"""Connections a process keeps to a database server (PostgreSQL), and how many more it may open for a
+while under load. Too few kept ones made a loaded server open and close a connection (TLS attempt,
+authentication) for most of its transactions (docs/performance.md)."""
+IDLE_PING_SECONDS = 10.0
 
 
 def alembic_config(connection: Connection | None = None) -> Config:
@@ -45,15 +58,44 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
+def _ping_when_idle(engine: AsyncEngine) -> None:
+    """Check a pooled connection before use only when it lay unused for ``IDLE_PING_SECONDS`` (a restarted
+    database, a dropped idle connection), and then take a fresh one. SQLAlchemy's ``pool_pre_ping``
+    checks before every use: with asyncpg that is BEGIN, a ping and ROLLBACK, three round trips more
+    per transaction (docs/performance.md)."""
+    dialect = engine.dialect
+
+    def stamp(_dbapi_connection: Any, record: Any, *_: Any) -> None:
+        record.info["idle_since"] = time.monotonic()
+
+    def check(dbapi_connection: Any, record: Any, _proxy: Any) -> None:
+        if time.monotonic() - record.info.get("idle_since", 0.0) < IDLE_PING_SECONDS:
+            return
+        try:
+            dialect.do_ping(dbapi_connection)
+        except Exception as error:  # the pool drops this connection and checks out another
+            raise DisconnectionError(f"a pooled connection failed its ping: {error}") from error
+
+    pool = engine.sync_engine.pool
+    event.listen(pool, "connect", stamp)
+    event.listen(pool, "checkin", stamp)
+    event.listen(pool, "checkout", check)
+
+
 class Database:
     """The engine and a session factory for one database URL."""
 
     def __init__(self, url: str) -> None:
         self.url = url
-        self.engine = create_async_engine(url, pool_pre_ping=not url.startswith("sqlite"))
+        sqlite = url.startswith("sqlite")
+        pool: dict[str, Any] = {} if sqlite else {"pool_size": POOL_SIZE, "max_overflow": MAX_OVERFLOW}
+        self.engine = create_async_engine(url, **pool)
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
+        else:
+            _ping_when_idle(self.engine)
         self.session = async_sessionmaker(self.engine, expire_on_commit=False, class_=AsyncSession)
+        self._autocommit = self.engine.execution_options(isolation_level="AUTOCOMMIT")
         self._writer = asyncio.Lock()
 
     @asynccontextmanager
@@ -66,6 +108,13 @@ class Database:
         else:
             async with self.session.begin() as session:
                 yield session
+
+    @asynccontextmanager
+    async def autocommit(self) -> AsyncIterator[AsyncConnection]:
+        """A connection (from the same pool) on which every statement commits by itself when it is
+        done: for a write that is one statement, so it needs no BEGIN and COMMIT round trips."""
+        async with self._autocommit.connect() as connection:
+            yield connection
 
     @property
     def kind(self) -> str:
