@@ -17,6 +17,8 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
+from redis.exceptions import RedisError
+from sqlalchemy.exc import SQLAlchemyError
 
 from .accounts import Account
 from .auth import account_for
@@ -147,6 +149,9 @@ class Connection:
             await self.services.tables.move(self.account, self.table_id, move.seq, move.action)
         except ServiceError as error:
             await self.send_error(error.code, error.message)
+        except (SQLAlchemyError, RedisError) as error:  # e.g. no database connection free in time: the move
+            log.warning("move at table %s not taken: %s", self.table_id, error)  # is not acknowledged, the
+            await self.send_error("busy", "the server could not take this move now; fetch the state and retry")
 
 
     async def say(self, text: str) -> None:
