@@ -185,7 +185,7 @@ async def _durability(cluster: Cluster, rng: random.Random) -> None:
     for task in watchers:
         task.cancel()
     for table_id, _ in tables:  # the games went on after the kills (or ended), bots included
-        assert final[table_id][0] > logged_at_last_kill[table_id] or final[table_id][1] == "over", table_id
+        assert final[table_id][0] > logged_at_last_kill.get(table_id, 0) or final[table_id][1] == "over", table_id
     assert len(cluster.kills) == KILLS and {"a", "b", "worker"} <= set(cluster.kills)
     print(f"\n{KILLS} kills ({', '.join(cluster.kills)}): {len(log.acknowledged)} acknowledged moves all in the "
           f"log, {log.refused} refused as stale, {log.transport_errors} requests retried on another server, "
