@@ -43,3 +43,40 @@ def test_below_choice_and_shuffle_draw_like_the_plain_algorithm(seed: int) -> No
 def test_below_refuses_an_empty_range() -> None:
     with pytest.raises(ValueError, match="positive bound"):
         Rng(1).below(0)
+
+
+def reference_permute(rng: Rng, items: list[int]) -> None:
+    """permute() written plainly: Fisher–Yates, whose indices are the digits of draws below products
+    of consecutive bounds of at most 2**60."""
+    i = len(items) - 1
+    while i > 0:
+        bounds = []
+        product = 1
+        while i - len(bounds) > 0 and product * (i - len(bounds) + 1) <= 1 << 60:
+            product *= i - len(bounds) + 1
+            bounds.append(i - len(bounds) + 1)
+        value = reference_below(rng, product)
+        for bound in bounds:
+            value, j = divmod(value, bound)
+            items[i], items[j] = items[j], items[i]
+            i -= 1
+
+
+@pytest.mark.parametrize("seed", [0, 5, 2**64 - 1])
+def test_permute_draws_like_its_plain_algorithm(seed: int) -> None:
+    fast, plain = Rng(seed), Rng(seed)
+    for length in [*range(100), 500, 2000]:
+        items, expected = list(range(length)), list(range(length))
+        fast.permute(items)
+        reference_permute(plain, expected)
+        assert items == expected and sorted(items) == list(range(length))
+        assert fast.state == plain.state
+
+
+def test_permute_is_uniform() -> None:
+    rng, counts = Rng(3), dict[tuple[int, ...], int]()  # every order of 4 items about equally often
+    for _ in range(24_000):
+        items = [0, 1, 2, 3]
+        rng.permute(items)
+        counts[tuple(items)] = counts.get(tuple(items), 0) + 1
+    assert len(counts) == 24 and all(850 < c < 1150 for c in counts.values())

@@ -218,3 +218,17 @@ def slot_actions(slot: int, pattern_set: int) -> tuple[int, ...]:
         base = slot * PATTERN_COUNT
         actions = SLOT_ACTIONS[slot][pattern_set] = tuple(base + p for p in PATTERN_SETS[pattern_set])
     return actions
+
+
+
+PLANS: list[tuple[tuple[int, int, int], ...] | None] = [None] * (2 * (CARD_CAP + 1) ** 3)
+"""The cache of :func:`payment_plan` as a list, by ((w · 11 + b) · 11 + o) · 2 + has_any: one list
+lookup on the placement hot path."""
+CAPPED = tuple(min(n, CARD_CAP) for n in range(61))
+"""CAPPED[n]: n cards of one colour capped at CARD_CAP (a hand holds at most the 60 cards)."""
+
+
+def placement_plan(w: int, b: int, o: int, has_any: bool) -> tuple[tuple[int, int, int], ...]:
+    """:func:`payment_plan`, kept in :data:`PLANS` (hands capped at CARD_CAP)."""
+    plan = PLANS[((w * (CARD_CAP + 1) + b) * (CARD_CAP + 1) + o) * 2 + has_any] = payment_plan(w, b, o, has_any)
+    return plan

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from spieltafel.core import State
 
-from .board import COLUMN_STARTS, LAST_INTERIM, ROCK_COLUMNS, ROWS
+from .board import COLUMN_STARTS, LAST_INTERIM, ROCK_COLUMNS
 from .components import FRAME_COLUMNS, HAND_LIMIT, ROCK_POINTS, TILE_KINDS
-from .rules import EMPTY, OVER, bonus_winner, rock_ranking
+from .rules import EMPTY, OVER, rock_ranking, row_winners
 from .state import IquazuState
 
 COLUMN_CERTAINTY = (1.0, 0.7, 0.5, 0.35, 0.25)
@@ -47,7 +47,7 @@ class _Table:
             rock_ranking(s, column) for column in range(s.frame, min(s.frame + FRAME_COLUMNS, ROCK_COLUMNS))
         ]
         """The rock ranking of each frame column that has a rock, left to right."""
-        self.row_winners = [bonus_winner(s, row) for row in range(ROWS)] if s.frame <= LAST_INTERIM else []
+        self.row_winners = row_winners(s) if s.frame <= LAST_INTERIM else []
         self.slots_left = _slots_left_in_first_column(s)
 
 

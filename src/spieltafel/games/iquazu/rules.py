@@ -12,6 +12,7 @@ from spieltafel.core import Event, IllegalActionError
 
 from .board import (
     ANY_PATTERN_START,
+    CAPPED,
     CARD_CAP,
     CARDS_PAID,
     COLUMN_SLOTS,
@@ -19,10 +20,11 @@ from .board import (
     LAST_INTERIM,
     PATTERN_COUNT,
     PATTERNS,
+    PLANS,
     ROWS,
     bonus_field,
     cards_paid,
-    payment_plan,
+    placement_plan,
     slot_actions,
     slot_name,
 )
@@ -49,25 +51,33 @@ TILE_INDEX: Final = {code: i for i, (code, _, _) in enumerate(TILE_KINDS)}
 ANY = TILE_INDEX["any"]
 DOUBLE = TILE_INDEX["double"]
 CARDS2, CARDS3, CARDS4 = CARD_TILES = tuple(TILE_INDEX[c] for c in ("cards2", "cards3", "cards4"))
+_CAP1 = CARD_CAP + 1
 TILE_ACTIONS = tuple((BONUS + t, t) for t in (*CARD_TILES, DOUBLE))
 
 
 # -- legal actions --------------------------------------------------------------------------------
 def legal_actions(s: IquazuState, seat: int) -> list[int]:
     """Every legal action of ``seat``, ascending."""
-    if seat != s.current or s.phase == OVER:
+    phase = s.phase
+    if seat != s.current or phase == OVER:
         return []
-    if s.phase == DISCARD_PHASE:
-        hand = s.hands[seat]
-        return [DISCARD + c for c in range(3) if hand[c]]
-    actions = placements(s, seat) if s.phase == ACTION else []
-    if s.phase == ACTION:
+    if phase == ACTION:
+        actions = placements(s, seat)
         actions.append(DRAW)
-    else:
-        actions.append(END)
+    elif phase == END_OF_TURN:
+        actions = [END]
+    else:  # DISCARD_PHASE
+        w, b, o = s.hands[seat]
+        return [DISCARD + c for c, n in ((0, w), (1, b), (2, o)) if n]
     tiles = s.tiles[seat]
-    if tiles[CARDS2] or tiles[CARDS3] or tiles[CARDS4] or tiles[DOUBLE]:
-        actions.extend(action for action, tile in TILE_ACTIONS if tiles[tile])
+    if tiles[CARDS2]:  # usable bonus tiles (TILE_ACTIONS, written out: most hands hold none)
+        actions.append(BONUS + CARDS2)
+    if tiles[CARDS3]:
+        actions.append(BONUS + CARDS3)
+    if tiles[CARDS4]:
+        actions.append(BONUS + CARDS4)
+    if tiles[DOUBLE]:
+        actions.append(BONUS + DOUBLE)
     return actions
 
 
@@ -78,15 +88,22 @@ def placements(s: IquazuState, seat: int) -> list[int]:
     if not s.supply[seat] and not _gems_under_water(s, seat):
         return []
     w, b, o = s.hands[seat]
-    plan = payment_plan(min(w, CARD_CAP), min(b, CARD_CAP), min(o, CARD_CAP), s.tiles[seat][ANY] > 0)
+    has_any = s.tiles[seat][ANY] > 0
+    try:  # placement_plan(), its cache read inline
+        w, b, o = CAPPED[w], CAPPED[b], CAPPED[o]
+        plan = PLANS[((w * _CAP1 + b) * _CAP1 + o) * 2 + has_any] or placement_plan(w, b, o, has_any)
+    except IndexError:  # more than 60 cards of a colour: not a real hand, but answer it all the same
+        plan = placement_plan(min(w, CARD_CAP), min(b, CARD_CAP), min(o, CARD_CAP), has_any)
+    actions: list[int] = []
+    if not plan:
+        return actions
     slots = s.slots
     cells = s.layout.column_cells
-    actions: list[int] = []
     column = s.frame
-    for pattern_sets in plan:  # frame columns 1, 2, …: the dearer ones the hand cannot pay are left out
+    for offer in plan:  # frame columns 1, 2, …: the dearer ones the hand cannot pay are left out
         for slot, colour, by_set in cells[column]:
             if slots[slot] == EMPTY:
-                pattern_set = pattern_sets[colour]
+                pattern_set = offer[colour]
                 if pattern_set:
                     try:
                         actions += by_set[pattern_set]
@@ -127,6 +144,12 @@ def apply(s: IquazuState, seat: int, action: int, events: list[Event] | None) ->
 def draw_cards(s: IquazuState, seat: int, count: int, events: list[Event] | None) -> None:
     """Take ``count`` cards from the draw pile; an empty pile is replaced by the shuffled discards."""
     hand = s.hands[seat]
+    pile = s.pile
+    if events is None and len(pile) >= count:  # the common case: no reshuffle, nothing to report
+        for card in pile[-count:]:
+            hand[card] += 1
+        del pile[-count:]
+        return
     drawn = [0, 0, 0]
     for _ in range(count):
         if not s.pile:
@@ -142,7 +165,8 @@ def draw_cards(s: IquazuState, seat: int, count: int, events: list[Event] | None
 
 def reshuffle(s: IquazuState, events: list[Event] | None) -> None:
     """ "Is de afneemstapel leeg? Meng de aflegstapel": the discards become the new draw pile."""
-    s.pile = [colour for colour in range(3) for _ in range(s.discards[colour])]
+    white, blue, orange = s.discards
+    s.pile = [0] * white + [1] * blue + [2] * orange
     s.discards = [0, 0, 0]
     s.rng.shuffle(s.pile)
     if events is not None:
@@ -152,11 +176,15 @@ def reshuffle(s: IquazuState, events: list[Event] | None) -> None:
 def place_gem(s: IquazuState, seat: int, slot: int, pattern: int, events: list[Event] | None) -> None:
     """Pay the cards face up onto the discard pile and put a gem on ``slot``."""
     paid = CARDS_PAID[s.layout.colour[slot]][pattern]
+    white, blue, orange = paid
     hand = s.hands[seat]
+    hand[0] -= white
+    hand[1] -= blue
+    hand[2] -= orange
     discards = s.discards
-    for colour in range(3):
-        hand[colour] -= paid[colour]
-        discards[colour] += paid[colour]
+    discards[0] += white
+    discards[1] += blue
+    discards[2] += orange
     if pattern >= ANY_PATTERN_START:
         s.tiles[seat][ANY] -= 1
         s.used_tiles[ANY] += 1
@@ -188,10 +216,13 @@ def action_done(s: IquazuState, events: list[Event] | None) -> None:
     s.actions_left -= 1
     if s.actions_left > 0:
         return
-    if _has_usable_tiles(s, s.current):
+    tiles = s.tiles[s.current]
+    if tiles[CARDS2] or tiles[CARDS3] or tiles[CARDS4] or tiles[DOUBLE]:  # _has_usable_tiles
         s.phase = END_OF_TURN
+    elif sum(s.hands[s.current]) > HAND_LIMIT:  # finish_turn
+        s.phase = DISCARD_PHASE
     else:
-        finish_turn(s, events)
+        drop_water_and_pass(s, events)
 
 
 def use_tile(s: IquazuState, seat: int, tile: int, events: list[Event] | None) -> None:
@@ -338,12 +369,36 @@ def bonus_winner(s: IquazuState, row: int) -> int | None:
     return None if leader is None else leader[2]  # best slots differ between seats: the seat never decides
 
 
+def row_winners(s: IquazuState) -> list[int | None]:
+    """:func:`bonus_winner` of every row, in one pass over the frame."""
+    players = s.players
+    count = [0] * (ROWS * players)
+    best = [0] * (ROWS * players)
+    rows = s.layout.row
+    start = COLUMN_STARTS[s.frame]
+    for slot, owner in enumerate(s.slots[start : COLUMN_STARTS[s.frame + FRAME_COLUMNS]], start):
+        if owner >= 0:
+            key = rows[slot] * players + owner
+            count[key] += 1
+            best[key] = slot  # ascending ids: further right, then lower down
+    winners: list[int | None] = []
+    for base in range(0, ROWS * players, players):
+        leader, most, furthest = None, 0, 0
+        for seat in range(players):
+            gems = count[base + seat]
+            if gems > most or (gems == most and gems and best[base + seat] > furthest):
+                leader, most, furthest = seat, gems, best[base + seat]
+        winners.append(leader)
+    return winners
+
+
 def hand_out_bonus_tiles(s: IquazuState, events: list[Event] | None) -> None:
     """ "Verdeling van de bonuskaartjes": each row's tile to its majority; no gem: out of the game."""
+    winners = row_winners(s)
     for row in range(ROWS):
         field = bonus_field(s.frame, row)
         tile = s.bonus[field]
-        winner = bonus_winner(s, row)
+        winner = winners[row]
         if winner is None:
             s.removed_tiles[tile] += 1
         else:
