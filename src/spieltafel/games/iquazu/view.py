@@ -92,27 +92,33 @@ def resample_hidden(s: IquazuState, seat: int, rng: Rng) -> None:
     """Redeal what ``seat`` cannot see, consistently with its view: the other hands and the draw
     pile are shuffled together and dealt back in their sizes; face-down tiles are shuffled among the
     fields of their back colour; the game's own generator is reseeded. What is shuffled is sorted
-    first, so the result depends only on the seat's view and ``rng``, never on the hidden truth."""
-    pool: list[int] = list(s.pile)
+    first, so the result depends only on the seat's view and ``rng``, never on the hidden truth.
+    Shuffles use :meth:`Rng.permute` (uniform, about a tenth of the draws of ``shuffle``)."""
+    pile = s.pile
+    white, blue = pile.count(0), pile.count(1)
+    orange = len(pile) - white - blue
     hands = s.hands
-    for other in range(s.players):
-        if other != seat:
-            w, b, o = hands[other]
-            pool += [0] * w + [1] * b + [2] * o
-    pool.sort()
-    rng.shuffle(pool)
-    for other in range(s.players):
-        if other != seat:
-            size = sum(hands[other])
-            dealt = pool[len(pool) - size :]
-            hands[other] = [dealt.count(0), dealt.count(1), dealt.count(2)]
-            del pool[len(pool) - size :]
+    others = [other for other in range(s.players) if other != seat]
+    for other in others:
+        w, b, o = hands[other]
+        white += w
+        blue += b
+        orange += o
+    pool = [0] * white + [1] * blue + [2] * orange  # sorted
+    rng.permute(pool)
+    end = len(pool)
+    for other in others:
+        start = end - sum(hands[other])
+        dealt = pool[start:end]
+        hands[other] = [dealt.count(0), dealt.count(1), dealt.count(2)]
+        end = start
+    del pool[end:]
     s.pile = pool
     bonus = s.bonus
     for fields_of_a_back in FACE_DOWN_FIELDS[s.frame]:
         fields = [f for f in fields_of_a_back if bonus[f] != NO_TILE]
         tiles = sorted([bonus[f] for f in fields])
-        rng.shuffle(tiles)
+        rng.permute(tiles)
         for f, tile in zip(fields, tiles, strict=True):
             bonus[f] = tile
     s.rng = rng.fork()
