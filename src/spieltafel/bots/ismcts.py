@@ -147,17 +147,22 @@ class IsmctsBot:
 
     def _search(self, root: Node, observation: Observation, deadline: float) -> int:
         """Iterate until the iteration budget is spent or the next iteration could end past
-        ``deadline`` (judged by twice the mean iteration so far: a slow core makes every iteration
-        slow, while one stall of a starved process says nothing of the next); at least one
-        iteration. Returns the number of iterations."""
+        ``deadline``, judged by twice the longer of the mean iteration so far and the recent one (a
+        moving average that gives the last iteration a quarter of the weight): a slow core makes
+        every iteration slow, a process that gets starved in the middle of a search slows the recent
+        ones, while one stall says little of the next. At least one iteration. Returns the number of
+        iterations."""
         done = 0
         start = now = time.perf_counter()
+        recent = 0.0
         while (self.iterations is None or done < self.iterations) and (
-            done == 0 or now + 2 * (now - start) / done < deadline
+            done == 0 or now + 2 * max((now - start) / done, recent) < deadline
         ):
+            before = now
             self._iterate(root, observation.sample(self.rng))
             done += 1
             now = time.perf_counter()
+            recent += ((now - before) - recent) * (1.0 if done == 1 else 0.25)
         return done
 
     def _best(self, root: Node, observation: Observation) -> int:
