@@ -141,6 +141,60 @@ def apply(s: IquazuState, seat: int, action: int, events: list[Event] | None) ->
         use_tile(s, seat, action - BONUS, events)
 
 
+def step(s: IquazuState, seat: int, action: int) -> None:
+    """:func:`apply` without events, for search and random play: the placement, the draw and the
+    end of an action are written out here (the same effects, in the same order; a test replays
+    random games through both)."""
+    if action < PLACE_LIMIT:
+        slot, pattern = divmod(action, PATTERN_COUNT)
+        white, blue, orange = CARDS_PAID[s.layout.colour[slot]][pattern]  # place_gem
+        hand = s.hands[seat]
+        hand[0] -= white
+        hand[1] -= blue
+        hand[2] -= orange
+        discards = s.discards
+        discards[0] += white
+        discards[1] += blue
+        discards[2] += orange
+        if pattern >= ANY_PATTERN_START:
+            s.tiles[seat][ANY] -= 1
+            s.used_tiles[ANY] += 1
+        supply = s.supply
+        if not supply[seat]:
+            _refill_gems(s, seat, None)
+        supply[seat] -= 1
+        slots = s.slots
+        slots[slot] = seat
+        frame = s.frame
+        if EMPTY not in slots[COLUMN_STARTS[frame] : COLUMN_STARTS[frame + 1]]:
+            score_columns(s, None)
+            if s.phase == OVER:
+                return
+    elif action == DRAW:
+        hand = s.hands[seat]
+        pile = s.pile
+        if len(pile) >= DRAW_CARDS:
+            for card in pile[-DRAW_CARDS:]:
+                hand[card] += 1
+            del pile[-DRAW_CARDS:]
+        else:
+            draw_cards(s, seat, DRAW_CARDS, None)
+    else:
+        apply(s, seat, action, None)
+        return
+    s.actions_left -= 1  # action_done
+    if s.actions_left > 0:
+        return
+    current = s.current
+    tiles = s.tiles[current]
+    if tiles[CARDS2] or tiles[CARDS3] or tiles[CARDS4] or tiles[DOUBLE]:
+        s.phase = END_OF_TURN
+    elif sum(s.hands[current]) > HAND_LIMIT:
+        s.phase = DISCARD_PHASE
+    else:
+        drop_water_and_pass(s, None)
+
+
 def draw_cards(s: IquazuState, seat: int, count: int, events: list[Event] | None) -> None:
     """Take ``count`` cards from the draw pile; an empty pile is replaced by the shuffled discards."""
     hand = s.hands[seat]
@@ -284,13 +338,15 @@ def drop_water(s: IquazuState, events: list[Event] | None) -> None:
             return
     start = COLUMN_STARTS[s.frame]
     cells = s.slots[start : COLUMN_STARTS[s.frame + 1]]
-    if EMPTY in cells:
+    free = cells.count(EMPTY)
+    if free:
         slot = start + cells.index(EMPTY)
         s.slots[slot] = WATER
         s.drops -= 1
+        free -= 1
         if events is not None:
             events.append(Event("water", {"seat": s.water_holder, "slot": slot_name(slot)}))
-    if _first_column_full(s):
+    if not free:  # _first_column_full
         score_columns(s, events)
 
 

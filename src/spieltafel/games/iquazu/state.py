@@ -24,6 +24,8 @@ _LIGHT = tuple(TILE_INDEX[c] for c, n in LIGHT_TILES.items() for _ in range(n))
 _DARK = tuple(TILE_INDEX[c] for c, n in DARK_TILES.items() for _ in range(n))
 _FIELD_IS_DARK = tuple(bonus_field_is_dark(f) for f in range(BONUS_FIELDS))
 _DECK = tuple(colour for colour in range(3) for _ in range(CARDS_PER_COLOUR))
+_ALONE = tuple((seat,) for seat in range(8))
+"""_ALONE[seat]: the tuple (seat,), made once (seats_to_act on the hot path)."""
 
 
 class IquazuState(State):
@@ -78,7 +80,7 @@ class IquazuState(State):
 
     # -- engine contract --------------------------------------------------------------------------
     def seats_to_act(self) -> tuple[int, ...]:
-        return () if self.phase == OVER else (self.current,)
+        return () if self.phase == OVER else _ALONE[self.current]
 
     legal_actions = rules.legal_actions  # the rules' function is the method: no extra call on the hot path
 
@@ -94,8 +96,7 @@ class IquazuState(State):
     def _apply(self, seat: int, action: int, events: list[Event] | None) -> None:
         rules.apply(self, seat, action, events)
 
-    def step(self, seat: int, action: int) -> None:
-        rules.apply(self, seat, action, None)  # State.step without the extra call (the search's hot path)
+    step = rules.step  # State.step: the rules' function is the method (the search's hot path)
 
     def view(self, seat: int | None = None) -> dict[str, JSON]:
         return view.view(self, seat)
