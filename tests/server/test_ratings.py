@@ -4,12 +4,14 @@ across a restart), people and bots alike; profiles with history and recent games
 
 from __future__ import annotations
 
+import asyncio
 import random
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from fastapi.testclient import TestClient
 
@@ -17,6 +19,7 @@ from spieltafel.arena.stats import ranks, rate_games
 from spieltafel.server.app import create_app
 
 from .conftest import settings_for
+from .helpers import Seen, person, play_http
 from .test_ws import table, token
 
 
@@ -134,3 +137,52 @@ def test_a_profile_shows_games_wins_history_and_recent_games(http: TestClient) -
     board_page = http.get("/leaderboards/iquazu").text
     assert f'href="/players/{name}"' in board_page and "Bot (random)" in board_page
     assert http.get("/leaderboards/chess").status_code == 404
+
+
+@pytest.mark.anyio
+async def test_a_player_who_is_out_is_rated_last_and_the_stand_in_is_not_rated(client: httpx.AsyncClient) -> None:
+    """The leaver rule "out" reaches the ratings: the person who left is rated at the last place (the seats
+    still in ranked among themselves as the arena ranks them), the random stand-in of the seat is not
+    rated; the ratings equal the arena's own Plackett–Luce computation over the same rankings."""
+    alice, bob, carol = await person(client, "a"), await person(client, "b"), await person(client, "c")
+    rule = {"leaver": {"rule": "out"}}
+    records, rankings = [], []
+    # game 1: alice, bob and a random bot; bob leaves at once (3 seats: bob third whatever the scores)
+    body = {"game": "iquazu", "players": 3, "seats": [{"kind": "me"}, {"kind": "open"},
+                                                        {"kind": "bot", "bot": "random"}], **rule}
+    first = (await client.post("/api/tables", json=body, headers=alice.headers)).json()["id"]
+    assert (await client.post(f"/api/tables/{first}/join", headers=bob.headers)).status_code == 200
+    assert (await client.post(f"/api/tables/{first}/leave", headers=bob.headers)).status_code == 204
+    # game 2: carol and bob; carol leaves (bob first even if carol's stand-in scores more)
+    body = {"game": "iquazu", "players": 2, "seats": [{"kind": "me"}, {"kind": "open"}], **rule}
+    second = (await client.post("/api/tables", json=body, headers=carol.headers)).json()["id"]
+    assert (await client.post(f"/api/tables/{second}/join", headers=bob.headers)).status_code == 200
+    assert (await client.post(f"/api/tables/{second}/leave", headers=carol.headers)).status_code == 204
+    finals = []
+    for table_id, people, seed in ((first, [alice], 1), (second, [bob], 2)):
+        finals.append(await play_http(client, table_id, people, Seen(), random.Random(seed),
+                                      pause=lambda: asyncio.sleep(0.01)))
+        records.append((await client.get(f"/api/tables/{table_id}/record")).json())
+    assert records[0]["seats"] == [alice.name, f"{bob.name} (left, out)", "bot:random"]
+    assert records[1]["seats"] == [f"{carol.name} (left, out)", bob.name]
+    assert finals[0]["result"]["places"][1] == 3 and finals[1]["result"]["places"] == [2, 1]
+    names = [alice.name, bob.name, "bot:random", carol.name]
+    for record, who in zip(records, ([alice.name, bob.name, "bot:random"], [carol.name, bob.name]), strict=True):
+        scores, winners = record["result"]["scores"], record["result"]["winners"]
+        inside = [seat for seat, name in enumerate(record["seats"]) if "(left, out)" not in name]
+        inner = ranks([scores[seat] for seat in inside], [n for n, seat in enumerate(inside) if seat in winners])
+        place = dict.fromkeys(range(len(scores)), len(inside) + 1) | dict(zip(inside, inner, strict=True))
+        rankings.append([(names.index(name), place[seat]) for seat, name in enumerate(who)])
+    assert rankings[0][1] == (1, 3) and rankings[1] == [(3, 2), (1, 1)]
+    expected = {name: (r.mu, r.sigma) for name, r in zip(names, rate_games(rankings, len(names)), strict=True)}
+    entries = (await client.get("/api/leaderboards/iquazu")).json()
+    rated = {("bot:" if e["kind"] == "bot" else "") + e["name"]: e for e in entries}
+    assert set(rated) == set(names)
+    for name, (mu, sigma) in expected.items():
+        assert rated[name]["mu"] == pytest.approx(mu, abs=1e-9), name
+        assert rated[name]["sigma"] == pytest.approx(sigma, abs=1e-9), name
+    assert rated["bot:random"]["games"] == 1  # its own seat only, not bob's stand-in
+    assert (rated[bob.name]["games"], rated[bob.name]["wins"]) == (2, 1)
+    assert (rated[carol.name]["games"], rated[carol.name]["wins"]) == (1, 0)
+    history = (await client.get(f"/api/players/{bob.name}")).json()["games"][0]["history"]
+    assert [(p["table"], p["place"], p["won"]) for p in history] == [(first, 3, False), (second, 1, True)]

@@ -6,10 +6,16 @@ People, programs and bot levels are rated alike: each finished game is one Plack
 at several seats of one game takes part once, at its best seat's rank, as a bot name does in the
 arena's pooled ratings. The update runs in the transaction that commits the game's last move, and
 ``rating_changes`` is UNIQUE per (table, player): a game counts exactly once.
+
+Leavers: under the table's rule "out" the person who left or ran out of time is rated, ranked last
+(every seat that is out shares the last place, as in the table's result); the stand-in that played
+the seat's remaining turns is not rated, and the seats still in are ranked among themselves. Under
+the rule "bot" the seat's result goes to the bot level that took it over (as before).
 """
 
 from __future__ import annotations
 
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -20,6 +26,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from spieltafel.arena.stats import Rating, initial_rating, ranks, rate_game
 from spieltafel.core import State, get_game
 
+from . import clocks
 from .accounts import Account
 from .db import AccountRow, Database, RatingChangeRow, RatingRow, TableRow
 from .errors import NotFound
@@ -30,9 +37,10 @@ LEADERBOARD_SIZE = 100
 RECENT_GAMES = 10
 
 
-def player_key(seat: Seat) -> str | None:
-    """Who is rated for a seat: ``bot:<level>``, ``a<account id>``, or None for an open seat."""
-    if seat.bot:
+def player_key(seat: Seat, out: bool = False) -> str | None:
+    """Who is rated for a seat: ``bot:<level>``, ``a<account id>``, or None for an open seat. A seat
+    that is ``out`` (rule "out") is its person's, not its stand-in's."""
+    if seat.bot and not (out and seat.account_id is not None):
         return BOT_PREFIX + seat.bot
     return f"a{seat.account_id}" if seat.account_id is not None else None
 
@@ -47,12 +55,28 @@ class Placing:
     won: bool
 
 
-def placings(seats: list[Seat], scores: list[int], winners: list[int]) -> list[Placing]:
-    """The participants of a game in seat order of their first seat, each at its best seat's rank."""
-    seat_ranks = ranks(scores, winners)
+def seat_places(scores: Sequence[int], winners: Collection[int], out: Collection[int] = ()) -> list[int]:
+    """Each seat's rank (1 = best): the seats still in ranked among themselves as the arena ranks seats
+    (:func:`~spieltafel.arena.stats.ranks`), every seat that is ``out`` after them, sharing the last place."""
+    inside = [seat for seat in range(len(scores)) if seat not in out]
+    inner = ranks([scores[seat] for seat in inside], [n for n, seat in enumerate(inside) if seat in winners])
+    result = [len(inside) + 1] * len(scores)
+    for seat, place in zip(inside, inner, strict=True):
+        result[seat] = place
+    return result
+
+
+def placings(
+    seats: list[Seat], scores: list[int], winners: list[int], out: Collection[int] = ()
+) -> list[Placing]:
+    """The participants of a game in seat order of their first seat, each at its best seat's rank;
+    the seats in ``out`` rank last and are rated for their person. ``won``: the table's winners
+    (:func:`~spieltafel.server.clocks.table_result`: first place among the seats still in)."""
+    seat_ranks = seat_places(scores, winners, out)
+    winners = clocks.table_result(scores, winners, out)["winners"]
     best: dict[str, Placing] = {}
     for number, seat in enumerate(seats):
-        key = player_key(seat)
+        key = player_key(seat, number in out)
         if key is None:
             continue
         known = best.get(key)
@@ -79,7 +103,7 @@ class RatingService:
 
     async def rate_finished(self, session: AsyncSession, live: Live, final: State) -> None:
         """A :data:`~spieltafel.server.tables.Finisher`: rate the game that ``final`` ends."""
-        places = placings(live.seats, final.scores(), final.winners())
+        places = placings(live.seats, final.scores(), final.winners(), live.out())
         if len(places) < 2:
             return
         keys = [p.player for p in places]
