@@ -4,7 +4,8 @@ on one database (SQLite, or PostgreSQL in the second CI run) and Redis.
 - fan-out: a WebSocket client on process A sees every move submitted through process B (delay measured);
 - concurrency: 1,000 times the same seat's two conflicting moves at the same ``seq``, one through each
   process at the same moment: exactly one applied, the other refused as stale, the log holds the winners;
-- a bot job delivered twice (a second taker claims it while the first still thinks) moves once.
+- a bot job delivered twice (a second taker claims it while the first still thinks) moves once;
+- chat: a line said through A reaches the readers on B (players' and spectators' chats apart, mutes applied).
 """
 
 from __future__ import annotations
@@ -116,6 +117,62 @@ async def test_fan_out_from_process_b_to_a_watcher_on_process_a(site: Site) -> N
     ms = sorted(1000 * d for d in delays)
     print(f"\nfan-out B→A over Redis: {len(ms)} moves, move sent → watcher on A has it: "
           f"p50 {statistics.median(ms):.1f} ms, max {ms[-1]:.1f} ms")
+
+
+def _chat_socket(server: Server, table_id: int, who: Person) -> Any:
+    url = server.url.replace("http", "ws", 1) + f"/ws/tables/{table_id}?chat=1"
+    return websockets.connect(url, additional_headers=who.headers, open_timeout=10)
+
+
+async def _first_chat(socket: Any) -> list[dict[str, Any]]:
+    while True:
+        message = json.loads(await asyncio.wait_for(socket.recv(), 10))
+        if message["type"] == "chat":
+            messages: list[dict[str, Any]] = message["messages"]
+            return messages
+
+
+async def _chat_until(socket: Any, last: str) -> list[tuple[str, str]]:
+    """The (channel, text) of every chat message the socket receives up to the one saying ``last``."""
+    got: list[tuple[str, str]] = []
+    while not got or got[-1][1] != last:
+        message = json.loads(await asyncio.wait_for(socket.recv(), 10))
+        if message["type"] == "chat":
+            got += [(m["channel"], m["text"]) for m in message["messages"]]
+    return got
+
+
+async def test_chat_through_process_a_reaches_readers_on_process_b(site: Site) -> None:
+    """A chat line said through A (WebSocket or HTTP) reaches the readers connected to B over Redis; the
+    players' and the spectators' chats stay apart, and a reader's mutes still apply."""
+    async with httpx.AsyncClient(base_url=site.a.url, timeout=30) as a, \
+            httpx.AsyncClient(base_url=site.b.url, timeout=30) as b:
+        table_id, (alice, bob) = await two_people_table(a, b, "haleakala")
+        carol, dave = await person(b, "c"), await person(a, "d")  # two spectators
+        async with _chat_socket(site.b, table_id, bob) as bob_on_b, \
+                _chat_socket(site.b, table_id, carol) as carol_on_b, \
+                _chat_socket(site.a, table_id, alice) as alice_on_a:
+            for socket in (bob_on_b, carol_on_b, alice_on_a):
+                assert await _first_chat(socket) == []  # the history on connect: nothing said yet
+            started = time.perf_counter()
+            await alice_on_a.send(json.dumps({"type": "chat", "text": "hello from A"}))
+            assert await _chat_until(bob_on_b, "hello from A") == [("players", "hello from A")]
+            delay = time.perf_counter() - started
+            assert await _chat_until(carol_on_b, "hello from A") == [("players", "hello from A")]
+            said = await a.post(f"/api/tables/{table_id}/chat", json={"text": "spectators only"}, headers=dave.headers)
+            assert said.status_code == 201 and said.json()["channel"] == "spectators", said.text
+            assert await _chat_until(carol_on_b, "spectators only") == [("spectators", "spectators only")]
+            assert (await b.put(f"/api/mutes/{alice.name}", headers=bob.headers)).status_code == 204
+            await alice_on_a.send(json.dumps({"type": "chat", "text": "muted for bob"}))
+            assert await _chat_until(carol_on_b, "muted for bob") == [("players", "muted for bob")]
+            said = await a.post(f"/api/tables/{table_id}/chat", json={"text": "bob through A"}, headers=bob.headers)
+            assert said.status_code == 201, said.text
+            # bob's next chat message holds only his own line: neither the spectators' nor muted alice's
+            assert await _chat_until(bob_on_b, "bob through A") == [("players", "bob through A")]
+            assert await _chat_until(carol_on_b, "bob through A") == [("players", "bob through A")]
+            assert await _chat_until(alice_on_a, "bob through A") == [
+                ("players", "hello from A"), ("players", "muted for bob"), ("players", "bob through A")]
+    print(f"\nchat A→B over Redis: said on A → reader on B has it in {1000 * delay:.1f} ms")
 
 
 async def _acting(client: httpx.AsyncClient, table_id: int, people: list[Person]) -> tuple[dict[str, Any], Person]:

@@ -20,7 +20,7 @@ from .api import router as api_router
 from .chat import ChatService
 from .db import Database
 from .errors import ServiceError
-from .hub import Hub
+from .hub import Hub, RedisHub
 from .notify import Notifier
 from .privacy import PrivateTables
 from .ratelimit import RateLimited, RateLimits
@@ -155,7 +155,9 @@ def create_app(settings: Settings | None = None, now_ms: Callable[[], int] | Non
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         site = await open_site(settings, now_ms=now_ms)
         db, tables = site.db, site.tables
-        chat = ChatService(db, tables, Hub())
+        chat_hub = RedisHub(settings.redis_url, settings.redis_prefix, "chat") if settings.redis_url else Hub()
+        await chat_hub.start()
+        chat = ChatService(db, tables, chat_hub)
         app.state.services = Services(settings, db, site.hub, AccountService(db), tables, chat, site.ratings, site)
         notifier = app.state.services.notifier = Notifier(db, settings, tables.now_ms)
         app.state.services.rate = RateLimits(settings.rate_limits, settings.redis_url, settings.redis_prefix)
@@ -169,6 +171,7 @@ def create_app(settings: Settings | None = None, now_ms: Callable[[], int] | Non
                 sweeper.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await sweeper
+            await chat_hub.close()
             await site.close()
 
     app = FastAPI(

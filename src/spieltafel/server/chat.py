@@ -8,7 +8,9 @@ stays), at most :data:`MAX_CHAT_CHARS` characters, at most :data:`RATE_MESSAGES`
 that reader receives, for every table.
 
 Only a signal (the new message id) goes through the chat hub; each connection then reads from the
-database what its own reader may see, so nothing reader-specific travels through the hub.
+database what its own reader may see, so nothing reader-specific travels through the hub. With Redis the
+chat hub is a :class:`~spieltafel.server.hub.RedisHub` on ``<prefix>:chat``: a message said through one
+server process reaches the readers of every other one.
 """
 
 from __future__ import annotations

@@ -80,7 +80,8 @@ class Hub:
 
 
 class RedisHub(Hub):
-    """The in-memory hub plus Redis pub/sub on one channel per site (``<prefix>:tables``).
+    """The in-memory hub plus Redis pub/sub on one channel per site and topic (``<prefix>:tables``; the
+    chat's hub uses ``<prefix>:chat``).
 
     A change is delivered to this process's watchers at once and published as ``origin table seq``;
     every other process delivers it to its own watchers (a process skips its own messages). A detail
@@ -88,10 +89,10 @@ class RedisHub(Hub):
 
     kind = "redis"
 
-    def __init__(self, url: str, prefix: str) -> None:
+    def __init__(self, url: str, prefix: str, topic: str = "tables") -> None:
         super().__init__()
         self.redis: Redis = Redis.from_url(url, socket_connect_timeout=HEALTH_TIMEOUT)
-        self.channel = f"{prefix}:tables"
+        self.channel = f"{prefix}:{topic}"
         self.origin = uuid.uuid4().hex[:12]
         self._outbox: asyncio.Queue[tuple[int, int, Any]] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
