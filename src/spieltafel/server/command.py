@@ -8,7 +8,7 @@ import os
 import signal
 import socket
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from pydantic import ValidationError
@@ -16,6 +16,9 @@ from uvicorn.supervisors.multiprocess import Multiprocess
 
 from .runners import Chore
 from .settings import MAX_MESSAGE_BYTES, Settings
+
+if TYPE_CHECKING:
+    from .site import Site
 
 STARTUP_SECONDS = 60.0
 WS_DEFLATE = False
@@ -67,7 +70,8 @@ def worker(
     redis_url: Annotated[str | None, typer.Option(help="Redis of the site [default: SPIELTAFEL_REDIS_URL]")] = None,
     bot_workers: Annotated[int | None, typer.Option(help="processes for the bots' thinking [default: 2]")] = None,
 ) -> None:
-    """Play the bots' turns from the site's Redis job queue and run the periodic chores (docs/deploy.md)."""
+    """Play the bots' turns from the site's Redis job queue, sweep missed deadlines and send due 'your turn'
+    e-mails (docs/deploy.md)."""
     settings = _settings(data, database_url, redis_url, bot_workers)
     if not settings.redis_url:
         raise typer.BadParameter("a worker takes its jobs from Redis: give --redis-url", param_hint="--redis-url")
@@ -79,7 +83,9 @@ def worker(
 async def _work(settings: Settings) -> None:
     from .site import open_site
 
-    site = await open_site(settings, worker_chores())
+    site = await open_site(settings)
+    assert site.runner is not None  # a worker thinks (bot_workers >= 1)
+    site.runner.chores += worker_chores(site)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGINT, signal.SIGTERM):
@@ -91,10 +97,18 @@ async def _work(settings: Settings) -> None:
         await site.close()
 
 
-def worker_chores() -> list[Chore]:
-    """What a worker runs every few seconds besides queueing jobs for waiting bots. The hook for
-    deadline sweeps and the like: append an async callable here."""
-    return []
+def worker_chores(site: Site) -> list[Chore]:
+    """What a worker runs every few seconds besides queueing jobs for waiting bots: the deadline sweep
+    and the 'your turn' e-mails, as every server process does (unless ``sweep_seconds`` is 0). Both
+    claim each deadline or e-mail with a compare-and-set in the database, so any number of workers and
+    server processes may run them at once; a site whose server processes are down or restarting still
+    handles its deadlines and e-mails."""
+    from .notify import Notifier
+
+    if not site.settings.sweep_seconds:
+        return []
+    notifier = Notifier(site.db, site.settings, site.tables.now_ms)
+    return [site.tables.sweep, notifier.notify]
 
 
 def _settings(data: Path | None, database_url: str | None, redis_url: str | None, bot_workers: int | None) -> Settings:

@@ -3,8 +3,8 @@
 A game that has waited ``mail_after_seconds`` (default 5 minutes) for a person gets them one e-mail;
 a person who moves and is to act again (a turn of several steps) is not mailed again for it.
 
-:meth:`Notifier.notify` runs with the deadline sweep (periodically, in the server process; any worker
-may run it too). A seat whose turn started at ``since_ms`` is mailed about once: the claim is a
+:meth:`Notifier.notify` runs with the deadline sweep (periodically, in every server process and every
+``spieltafel worker``). A seat whose turn started at ``since_ms`` is mailed about once: the claim is a
 compare-and-set of the seat's ``mailed_since_ms`` to that turn, committed before the mail goes out, so
 two processes never send it twice (a failed send is logged and not retried)."""
 

@@ -58,7 +58,8 @@ class BotPool:
 
 
 SWEEP_SECONDS = 5.0
-Chore = Callable[[], Awaitable[None]]
+Chore = Callable[[], Awaitable[object]]
+"""A periodic job of the runner (its answer, e.g. how many it handled, is ignored)."""
 
 
 class BotRunner:
