@@ -1,5 +1,6 @@
 """Against a real ``spieltafel serve`` process on 127.0.0.1: whole games of all three titles with
-people and bots, a WebSocket reconnect, and a restart of the server in the middle of a game."""
+people and bots, a WebSocket reconnect, a restart of the server in the middle of a game, and ``--workers 2``
+getting every setting."""
 
 from __future__ import annotations
 
@@ -17,7 +18,15 @@ import websockets
 
 from spieltafel.core import GameRecord, replay
 
-from .backing import TEST_REDIS_URL, fresh_database, fresh_database_sync
+from .backing import (
+    TEST_REDIS_URL,
+    drop_site_database,
+    fresh_database,
+    fresh_database_sync,
+    reachable_redis,
+    redis_keys,
+    site_database,
+)
 from .helpers import Person, Seen, check_views, person, play_http
 from .processes import Server
 
@@ -132,3 +141,29 @@ async def restart_in_the_middle_of_a_game(data: Path, url: str | None) -> None:
             assert check_views(record, seen) > 6
     finally:
         second.stop()
+
+
+async def test_several_server_processes_get_every_setting(tmp_path: Path) -> None:
+    """``serve --workers 2`` hands its settings to the processes as environment: a dict (the rate limits)
+    and a list (the CORS origins) arrive as JSON, so both processes start and apply them."""
+    redis_url = await reachable_redis()
+    url = await site_database(tmp_path)
+    try:
+        async with redis_keys(redis_url) as prefix:
+            running = Server(tmp_path / "data", database_url=url, redis_url=redis_url, redis_prefix=prefix, workers=2,
+                             SPIELTAFEL_SECRET_KEY="serve-test", SPIELTAFEL_RATE_LIMITS='{"accounts": "3/minute"}',
+                             SPIELTAFEL_CORS_ORIGINS='["https://agent.example"]')
+            try:
+                async with httpx.AsyncClient(base_url=running.url, timeout=30) as client:
+                    statuses = []
+                    for number in range(4):
+                        body = {"name": f"w{number}{prefix[-6:]}", "password": "correct horse battery"}
+                        statuses.append((await client.post("/api/accounts", json=body)).status_code)
+                    preflight = await client.options("/api/tables", headers={
+                        "Origin": "https://agent.example", "Access-Control-Request-Method": "POST"})
+            finally:
+                running.stop()
+    finally:
+        await drop_site_database(url)
+    assert statuses == [201, 201, 201, 429]
+    assert preflight.headers.get("access-control-allow-origin") == "https://agent.example"

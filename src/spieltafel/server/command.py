@@ -4,6 +4,7 @@ PostgreSQL and Redis), and ``spieltafel worker``: a process that plays the bots'
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import signal
 import socket
@@ -135,8 +136,8 @@ def _serve_processes(settings: Settings, listener: socket.socket, workers: int, 
         await database.close()
 
     asyncio.run(migrate())  # once, before the processes start
-    for name, value in settings.model_dump(exclude_none=True).items():
-        os.environ[f"SPIELTAFEL_{name.upper()}"] = str(value)
+    for name, value in settings.model_dump(exclude_none=True).items():  # dicts and lists as JSON, as they are read
+        os.environ[f"SPIELTAFEL_{name.upper()}"] = json.dumps(value) if isinstance(value, dict | list) else str(value)
     config = uvicorn.Config(
         "spieltafel.server.app:create_app", factory=True, workers=workers, log_level=log_level,
         ws_max_size=4 * MAX_MESSAGE_BYTES, ws_per_message_deflate=WS_DEFLATE, lifespan="on",
