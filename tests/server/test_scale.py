@@ -15,6 +15,7 @@ import json
 import random
 import statistics
 import time
+import uuid
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
@@ -50,10 +51,12 @@ class Site:
     def __init__(self, data: Path, database_url: str, redis_url: str, prefix: str) -> None:
         self.data, self.database_url, self.redis_url, self.prefix = data, database_url, redis_url, prefix
         options = {"database_url": database_url, "redis_url": redis_url, "redis_prefix": prefix}
-        self.a = Server(data, **options, bot_workers=0, wait=False, **SECRET)
+        # A first: it migrates the fresh database (on SQLite, three processes migrating at once can collide
+        # with "table accounts already exists"); then B and the worker find it migrated
+        self.a = Server(data, **options, bot_workers=0, **SECRET)
         self.b = Server(data, **options, bot_workers=0, wait=False, **SECRET)
         self.worker = Worker(data, database_url, redis_url, prefix, wait=False, **SECRET)
-        for process in (self.a, self.b, self.worker):
+        for process in (self.b, self.worker):
             process.wait_until_ready()
 
     def stop(self) -> None:
@@ -66,7 +69,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
     tmp = tmp_path_factory.mktemp("site")
     redis_url = asyncio.run(reachable_redis())
     url = asyncio.run(site_database(tmp))
-    prefix = f"sttest-site-{tmp.name}"
+    prefix = f"sttest-site-{uuid.uuid4().hex[:10]}"  # unique: each xdist worker may run its own site
     running = Site(tmp / "data", url, redis_url, prefix)
     try:
         yield running
