@@ -13,10 +13,14 @@ from typing import Any
 
 import httpx
 import pytest
+from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from sqlalchemy import select
 
 from spieltafel.arena.stats import ranks, rate_games
 from spieltafel.server.app import create_app
+from spieltafel.server.db import RatingRow
+from spieltafel.server.ratings import Placing
 
 from .conftest import settings_for
 from .helpers import Seen, person, play_http
@@ -186,3 +190,28 @@ async def test_a_player_who_is_out_is_rated_last_and_the_stand_in_is_not_rated(c
     assert (rated[carol.name]["games"], rated[carol.name]["wins"]) == (1, 0)
     history = (await client.get(f"/api/players/{bob.name}")).json()["games"][0]["history"]
     assert [(p["table"], p["place"], p["won"]) for p in history] == [(first, 3, False), (second, 1, True)]
+
+
+@pytest.mark.anyio
+async def test_two_games_of_the_same_new_players_ending_at_once_both_rate(app: FastAPI) -> None:
+    """Both transactions make the players' first rating rows; the second waits for the first and adds to
+    its rows instead of failing on the primary key (which used to refuse a game's last move as stale)."""
+    ratings = app.state.services.ratings
+    places = [Placing("bot:hard", None, 1, True), Placing("bot:easy", None, 2, False)]
+    first_has_rows = asyncio.Event()
+
+    async def game(first: bool) -> None:
+        async with ratings.db.write() as session:
+            if not first:
+                await first_has_rows.wait()
+            rows = await ratings._lock_rows(session, "iquazu", places)
+            for row in rows.values():
+                row.games += 1
+            if first:
+                first_has_rows.set()
+                await asyncio.sleep(0.3)  # hold the new rows, uncommitted, while the other game asks for them
+
+    await asyncio.gather(game(True), game(False))
+    async with ratings.db.session() as session:
+        found = (await session.execute(select(RatingRow).where(RatingRow.game == "iquazu"))).scalars().all()
+    assert sorted((row.player, row.games) for row in found) == [("bot:easy", 2), ("bot:hard", 2)]

@@ -21,6 +21,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import select
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from spieltafel.arena.stats import Rating, initial_rating, ranks, rate_game
@@ -107,17 +108,11 @@ class RatingService:
         if len(places) < 2:
             return
         keys = [p.player for p in places]
-        found = await session.execute(
-            select(RatingRow).where(RatingRow.game == live.game, RatingRow.player.in_(keys)).with_for_update()
-        )
-        rows = {row.player: row for row in found.scalars()}
-        before = [Rating(rows[k].mu, rows[k].sigma) if k in rows else initial_rating() for k in keys]
+        rows = await self._lock_rows(session, live.game, places)
+        before = [Rating(rows[k].mu, rows[k].sigma) for k in keys]
         after = rate_game(before, [p.place for p in places])
         for placing, rating in zip(places, after, strict=True):
-            row = rows.get(placing.player)
-            if row is None:
-                row = RatingRow(game=live.game, player=placing.player, account_id=placing.account_id, games=0, wins=0)
-                session.add(row)
+            row = rows[placing.player]
             row.mu, row.sigma = rating.mu, rating.sigma
             row.games += 1
             row.wins += placing.won
@@ -125,6 +120,30 @@ class RatingService:
                 game=live.game, player=placing.player, account_id=placing.account_id, table_id=live.id,
                 place=placing.place, won=placing.won, mu=rating.mu, sigma=rating.sigma,
             ))
+
+    async def _lock_rows(self, session: AsyncSession, game: str, places: list[Placing]) -> dict[str, RatingRow]:
+        """The rating rows of ``places``, locked for this transaction; a player's first row is made here.
+
+        Two games of the same new players may end at the same moment: each makes the missing rows with
+        ``INSERT … ON CONFLICT DO NOTHING`` (the second waits for the first to commit, then inserts nothing)
+        instead of a plain insert that would fail on the primary key and refuse the game's last move. Rows
+        are made and locked in the order of their keys, so two such games cannot deadlock."""
+        start = initial_rating()
+        insert = postgresql.insert if self.db.kind == "postgresql" else sqlite.insert
+        values = [
+            {"game": game, "player": p.player, "account_id": p.account_id, "mu": start.mu, "sigma": start.sigma,
+             "games": 0, "wins": 0}
+            for p in sorted(places, key=lambda p: p.player)
+        ]
+        await session.execute(insert(RatingRow).values(values).on_conflict_do_nothing())
+        found = await session.execute(
+            select(RatingRow)
+            .where(RatingRow.game == game, RatingRow.player.in_([p.player for p in places]))
+            .order_by(RatingRow.player)
+            .with_for_update()
+            .execution_options(populate_existing=True)
+        )
+        return {row.player: row for row in found.scalars()}
 
     async def leaderboard(self, game: str, limit: int = LEADERBOARD_SIZE) -> list[dict[str, Any]]:
         """The game's rated players, best first by mu − 3 sigma."""
