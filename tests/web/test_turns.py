@@ -53,6 +53,10 @@ def _waiting_table(server: Server, token: str, seats: list[dict[str, str]], **ex
     raise AssertionError(f"table {table} does not wait for its person")
 
 
+def _waiting_ids(server: Server, token: str, exclude: int) -> list[int]:
+    return [t["id"] for t in _api(server, "GET", "/api/waiting", None, token) if t["id"] != exclude]
+
+
 def test_the_title_and_the_header_count_the_games_waiting_for_you(
     server: Server, browser: Any, shots: Path
 ) -> None:
@@ -75,6 +79,17 @@ def test_the_title_and_the_header_count_the_games_waiting_for_you(
     vera.goto(f"{server.url}/")
     assert vera.title().startswith("(1) "), vera.title()
     assert vera.locator(".your-turn-count").inner_text() == "1 game waits for you"
+    # the page stays open: a new game waiting shows when the page asks again (every 30 s, and at once when
+    # the tab becomes visible again, which the test makes happen)
+    _waiting_table(server, token, seats)
+    vera.evaluate("() => document.dispatchEvent(new Event('visibilitychange'))")
+    vera.wait_for_function("() => document.title.startsWith('(2) ')")
+    assert vera.locator(".your-turn-count").inner_text() == "2 games wait for you"
+    for table in (tables[0], *_waiting_ids(server, token, exclude=tables[0])):
+        _api(server, "POST", f"/api/tables/{table}/leave", None, token)
+    vera.evaluate("() => document.dispatchEvent(new Event('visibilitychange'))")
+    vera.wait_for_function("() => !document.title.startsWith('(')")
+    assert vera.locator(".your-turn-count").count() == 0
     assert not vera.csp_errors, vera.csp_errors
     vera.context.close()
 
