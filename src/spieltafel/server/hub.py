@@ -24,6 +24,7 @@ from redis.exceptions import RedisError
 log = logging.getLogger("spieltafel.server")
 HEALTH_TIMEOUT = 2.0
 RETRY_SECONDS = 0.5
+POLL_SECONDS = 0.5  # how often the receiver looks whether the hub is closing
 RESYNC = 2**31
 """Delivered to every watcher after a lost subscription: more than any ``seq``, so each reloads."""
 
@@ -94,8 +95,9 @@ class RedisHub(Hub):
         self.redis: Redis = Redis.from_url(url, socket_connect_timeout=HEALTH_TIMEOUT)
         self.channel = f"{prefix}:{topic}"
         self.origin = uuid.uuid4().hex[:12]
-        self._outbox: asyncio.Queue[tuple[int, int, Any]] = asyncio.Queue()
+        self._outbox: asyncio.Queue[tuple[int, int, Any] | None] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
+        self._closing = False
         self.listening = asyncio.Event()
 
     def publish(self, table_id: int, seq: int, detail: Any = None) -> None:
@@ -108,12 +110,21 @@ class RedisHub(Hub):
             await asyncio.wait_for(self.listening.wait(), HEALTH_TIMEOUT)
 
     async def close(self) -> None:
-        with contextlib.suppress(TimeoutError):  # let the last changes go out
+        """Let the last changes go out, then stop both loops and disconnect.
+
+        The loops end by themselves once ``_closing`` is set (the sender on a ``None`` in its outbox, the
+        receiver at its next poll), so a cancellation that redis-py swallows cannot leave a task behind
+        to hang the event loop's shutdown; cancelling is only the fallback."""
+        with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self._flushed(), HEALTH_TIMEOUT)
-        for task in self._tasks:
-            task.cancel()
-        if self._tasks:  # bounded: a task stuck in a Redis call must not hold the shutdown forever
-            await asyncio.wait(self._tasks, timeout=HEALTH_TIMEOUT)
+        self._closing = True
+        self._outbox.put_nowait(None)
+        if self._tasks:
+            _, late = await asyncio.wait(self._tasks, timeout=HEALTH_TIMEOUT)
+            for task in late:
+                task.cancel()
+            if late:
+                await asyncio.wait(late, timeout=HEALTH_TIMEOUT)
         await self.redis.aclose()
 
     async def _flushed(self) -> None:
@@ -127,10 +138,15 @@ class RedisHub(Hub):
             return False
 
     async def _send(self) -> None:
-        while True:
-            batch = [await self._outbox.get()]
+        while not self._closing:
+            first = await self._outbox.get()
+            batch = [first] if first is not None else []
             while not self._outbox.empty():
-                batch.append(self._outbox.get_nowait())
+                item = self._outbox.get_nowait()
+                if item is not None:
+                    batch.append(item)
+            if not batch:
+                continue
             try:
                 async with self.redis.pipeline(transaction=False) as pipe:
                     for table_id, seq, detail in batch:
@@ -143,7 +159,7 @@ class RedisHub(Hub):
 
     async def _receive(self) -> None:
         lost = False
-        while True:
+        while not self._closing:
             try:
                 async with self.redis.pubsub(ignore_subscribe_messages=True) as pubsub:
                     await pubsub.subscribe(self.channel)
@@ -151,13 +167,16 @@ class RedisHub(Hub):
                         self.resync()
                     lost = False
                     self.listening.set()
-                    async for message in pubsub.listen():
-                        self._received(message.get("data"))
+                    while not self._closing:  # a message wakes the poll at once; the timeout only checks
+                        message = await pubsub.get_message(timeout=POLL_SECONDS)
+                        if message is not None:
+                            self._received(message.get("data"))
             except (RedisError, OSError) as error:
                 self.listening.clear()
                 lost = True
-                log.warning("redis subscription lost (%s); retrying", error)
-                await asyncio.sleep(RETRY_SECONDS)
+                if not self._closing:
+                    log.warning("redis subscription lost (%s); retrying", error)
+                    await asyncio.sleep(RETRY_SECONDS)
 
     def _received(self, data: object) -> None:
         if not isinstance(data, bytes):

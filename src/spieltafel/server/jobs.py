@@ -19,6 +19,15 @@ from redis.exceptions import RedisError, ResponseError
 log = logging.getLogger("spieltafel.server")
 RETRY_SECONDS = 0.5
 BLOCK_MS = 1000
+CLOSE_SECONDS = 2.0
+
+
+async def stop(task: asyncio.Task[Any], seconds: float) -> None:
+    """Wait up to ``seconds`` for ``task`` to end by itself, then cancel it and wait as long again."""
+    done, _ = await asyncio.wait({task}, timeout=seconds)
+    if not done:
+        task.cancel()
+        await asyncio.wait({task}, timeout=seconds)
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +60,9 @@ class MemoryJobs:
     def __init__(self) -> None:
         self._queue: asyncio.Queue[BotJob] = asyncio.Queue()
         self._known: set[BotJob] = set()
+
+    def stop_taking(self) -> None:
+        """Nothing to do: a waiting ``take`` ends when its task is cancelled."""
 
     def put(self, job: BotJob) -> None:
         if job not in self._known:
@@ -87,9 +99,10 @@ class RedisJobs:
         self.prefix = prefix
         self.consumer = consumer
         self.timeout = timeout
-        self._outbox: asyncio.Queue[BotJob] = asyncio.Queue()
+        self._outbox: asyncio.Queue[BotJob | None] = asyncio.Queue()
         self._sender: asyncio.Task[None] | None = None
         self._group_ready = False
+        self._closing = False
 
     def put(self, job: BotJob) -> None:
         self._outbox.put_nowait(job)
@@ -97,19 +110,27 @@ class RedisJobs:
     async def start(self) -> None:
         self._sender = asyncio.create_task(self._send())
 
+    def stop_taking(self) -> None:
+        """Make a waiting ``take`` end at its next poll (within ``BLOCK_MS``), cancelled or not."""
+        self._closing = True
+
     async def close(self) -> None:
-        for _ in range(100):  # let queued jobs go out (at most a second)
+        """Let queued jobs go out (at most a second), then stop the sender and disconnect.
+
+        The sender ends by itself on the ``None`` put last, and ``take`` stops at its next poll, so a
+        cancellation that redis-py swallows leaves no task behind; cancelling is only the fallback."""
+        for _ in range(100):
             if self._outbox.empty():
                 break
             await asyncio.sleep(0.01)
+        self.stop_taking()
+        self._outbox.put_nowait(None)
         if self._sender is not None:
-            self._sender.cancel()
-            await asyncio.gather(self._sender, return_exceptions=True)
+            await stop(self._sender, CLOSE_SECONDS)
         await self.redis.aclose()
 
     async def _send(self) -> None:
-        while True:
-            job = await self._outbox.get()
+        while (job := await self._outbox.get()) is not None:
             try:
                 await self.queue(job)
             except (RedisError, OSError) as error:  # a waiting bot is found again by the next sweep
@@ -136,6 +157,8 @@ class RedisJobs:
     async def take(self) -> Delivery:
         """The next job: one whose taker died (pending over ``timeout``), else a new one (waits)."""
         while True:
+            if self._closing:  # the queue is closing: end the taker as a cancellation would
+                raise asyncio.CancelledError
             try:
                 await self._ensure_group()
                 delivery = await self._claim() or await self._read()

@@ -21,7 +21,7 @@ from spieltafel.bots import make_bot
 from spieltafel.core import get_game
 from spieltafel.match import choose
 
-from .jobs import Delivery, JobQueue
+from .jobs import CLOSE_SECONDS, Delivery, JobQueue
 
 if TYPE_CHECKING:
     from .tables import TableService
@@ -83,10 +83,11 @@ class BotRunner:
                 task = asyncio.create_task(self._play(delivery, free))
                 self._tasks.add(task)
                 task.add_done_callback(self._tasks.discard)
-        finally:
+        finally:  # the bots' moves in flight end too (each acknowledges its job) before the queue closes
             sweeper.cancel()
             for task in list(self._tasks):
                 task.cancel()
+            await asyncio.wait([sweeper, *self._tasks], timeout=CLOSE_SECONDS)
 
     async def _play(self, delivery: Delivery, free: asyncio.Semaphore) -> None:
         try:

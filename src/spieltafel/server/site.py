@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from .db import Database
 from .hub import Hub, RedisHub
-from .jobs import JobQueue, MemoryJobs, RedisJobs
+from .jobs import CLOSE_SECONDS, JobQueue, MemoryJobs, RedisJobs, stop
 from .ratings import RatingService
 from .runners import BotPool, BotRunner, Chore
 from .settings import Settings
@@ -41,9 +41,10 @@ class Site:
 
     async def close(self) -> None:
         await self.tables.close()
-        for task in self._tasks:
+        self.jobs.stop_taking()
+        for task in self._tasks:  # bounded: a task that does not end must not hold the shutdown forever
             task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
+            await stop(task, CLOSE_SECONDS)
         if self.bots is not None:
             self.bots.close()
         await self.jobs.close()
