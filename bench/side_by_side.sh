@@ -23,7 +23,8 @@ for log in a b w; do until grep -q "Spieltafel" "$LOGS/$log.log"; do sleep 0.5; 
 URLS="http://127.0.0.1:$PORT,http://127.0.0.1:$((PORT + 1))"
 $PY bench/server_load.py --url "$URLS" --workload hidden-hand --tables 20 --seconds 60 > /dev/null   # warm-up
 echo "== spieltafel: 2 servers + 1 worker, PostgreSQL + Redis, $N tables"
-$PY bench/server_load.py --url "$URLS" --workload hidden-hand --tables "$N" --seconds 120 --json
+$PY bench/server_load.py --url "$URLS" --workload hidden-hand --tables "$N" --seconds 120 --json \
+    --pids "$(IFS=,; echo "${PIDS[*]}")"   # the servers' and the worker's CPU per move
 kill "${PIDS[@]}"; wait "${PIDS[@]}" 2>/dev/null || true; PIDS=()
 echo "== boardgame.io 0.50.2 (one Node process, in memory), $N matches"
 (cd "$BGIO" && NODE_ENV=production node server.js --port $((PORT + 2)) > "$LOGS/bgio.log" 2>&1 &)
