@@ -37,7 +37,9 @@ def clock() -> Clock:
 @pytest.fixture
 def http(tmp_path: Path, clock: Clock) -> Iterator[TestClient]:
     with TestClient(create_app(settings_for(tmp_path))) as client:
-        client.app.state.services.chat.clock = clock  # type: ignore[attr-defined]
+        chat = client.app.state.services.chat  # type: ignore[attr-defined]
+        chat.clock = clock
+        chat.shared = None  # the limit on this clock only; its site-wide count in Redis: test_scale.py
         yield client
 
 

@@ -5,7 +5,8 @@ on one database (SQLite, or PostgreSQL in the second CI run) and Redis.
 - concurrency: 1,000 times the same seat's two conflicting moves at the same ``seq``, one through each
   process at the same moment: exactly one applied, the other refused as stale, the log holds the winners;
 - a bot job delivered twice (a second taker claims it while the first still thinks) moves once;
-- chat: a line said through A reaches the readers on B (players' and spectators' chats apart, mutes applied).
+- chat: a line said through A reaches the readers on B (players' and spectators' chats apart, mutes applied),
+  and the chat's rate limit counts an account's messages through both processes together.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ import websockets
 from sqlalchemy import func, select
 
 from spieltafel.server.accounts import AccountService
+from spieltafel.server.chat import RATE_MESSAGES
 from spieltafel.server.db import Database, MoveRow
 from spieltafel.server.hub import Hub
 from spieltafel.server.jobs import BotJob, RedisJobs
@@ -176,6 +178,23 @@ async def test_chat_through_process_a_reaches_readers_on_process_b(site: Site) -
             assert await _chat_until(alice_on_a, "bob through A") == [
                 ("players", "hello from A"), ("players", "muted for bob"), ("players", "bob through A")]
     print(f"\nchat A→B over Redis: said on A → reader on B has it in {1000 * delay:.1f} ms")
+
+
+async def test_the_chat_limit_counts_an_account_through_every_process(site: Site) -> None:
+    """At most RATE_MESSAGES chat messages in 10 s per account for the whole site (counted in
+    Redis): said alternately through A and B, the next one is refused through either."""
+    async with httpx.AsyncClient(base_url=site.a.url, timeout=30) as a, \
+            httpx.AsyncClient(base_url=site.b.url, timeout=30) as b:
+        table_id, (alice, _bob) = await two_people_table(a, b, "haleakala")
+        url = f"/api/tables/{table_id}/chat"
+        for n in range(RATE_MESSAGES):  # quickly: well inside the window
+            said = await (a, b)[n % 2].post(url, json={"text": f"line {n}"}, headers=alice.headers)
+            assert said.status_code == 201, said.text
+        for client in (a, b):
+            refused = await client.post(url, json={"text": "one more"}, headers=alice.headers)
+            assert refused.status_code == 429 and refused.json()["detail"]["code"] == "too-fast", refused.text
+        kept = (await b.get(url, headers=alice.headers)).json()
+        assert [m["text"] for m in kept] == [f"line {n}" for n in range(RATE_MESSAGES)]
 
 
 async def _acting(client: httpx.AsyncClient, table_id: int, people: list[Person]) -> tuple[dict[str, Any], Person]:

@@ -157,10 +157,11 @@ def create_app(settings: Settings | None = None, now_ms: Callable[[], int] | Non
         db, tables = site.db, site.tables
         chat_hub = RedisHub(settings.redis_url, settings.redis_prefix, "chat") if settings.redis_url else Hub()
         await chat_hub.start()
-        chat = ChatService(db, tables, chat_hub)
+        rate = RateLimits(settings.rate_limits, settings.redis_url, settings.redis_prefix)
+        chat = ChatService(db, tables, chat_hub, shared=rate if settings.redis_url else None)
         app.state.services = Services(settings, db, site.hub, AccountService(db), tables, chat, site.ratings, site)
         notifier = app.state.services.notifier = Notifier(db, settings, tables.now_ms)
-        app.state.services.rate = RateLimits(settings.rate_limits, settings.redis_url, settings.redis_prefix)
+        app.state.services.rate = rate
         sweeper = None
         if settings.sweep_seconds:
             sweeper = asyncio.create_task(tables.sweep_forever(settings.sweep_seconds, notifier.notify))

@@ -4,7 +4,8 @@ Each table has two channels: ``players`` (written by the seated accounts, read b
 table) and ``spectators`` (written and read by those watching; players do not see it, so nobody
 whispers advice to a player). Messages are plain text, kept with the table (a turn-based game's talk
 stays), at most :data:`MAX_CHAT_CHARS` characters, at most :data:`RATE_MESSAGES` per account in
-:data:`RATE_SECONDS` seconds. Muting is per reader: a muted account's messages are left out of what
+:data:`RATE_SECONDS` seconds (the ``chat`` rate limit; with Redis counted for the whole site, whichever
+server process the messages go through). Muting is per reader: a muted account's messages are left out of what
 that reader receives, for every table.
 
 Only a signal (the new message id) goes through the chat hub; each connection then reads from the
@@ -22,6 +23,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
+from limits import parse
 from sqlalchemy import delete, select
 from sqlalchemy.dialects import postgresql, sqlite
 
@@ -29,11 +31,13 @@ from .accounts import Account
 from .db import AccountRow, ChatRow, Database, MuteRow
 from .errors import Invalid, NotFound, TooMany, Unauthenticated
 from .hub import Hub
+from .ratelimit import DEFAULT_LIMITS, RateLimited, RateLimits
 from .tables import TableService
 
 MAX_CHAT_CHARS = 500
-RATE_MESSAGES = 5
-RATE_SECONDS = 10.0
+_DEFAULT_CHAT_LIMIT = parse(DEFAULT_LIMITS["chat"])
+RATE_MESSAGES = _DEFAULT_CHAT_LIMIT.amount
+RATE_SECONDS = float(_DEFAULT_CHAT_LIMIT.get_expiry())
 HISTORY = 200
 CHANNELS = ("players", "spectators")
 
@@ -58,12 +62,16 @@ class ChatService:
     """Say something at a table, read what one may read, mute and unmute accounts."""
 
     def __init__(
-        self, db: Database, tables: TableService, hub: Hub, clock: Callable[[], float] = time.monotonic
+        self, db: Database, tables: TableService, hub: Hub, clock: Callable[[], float] = time.monotonic,
+        shared: RateLimits | None = None,
     ) -> None:
+        """``shared``: the site's rate limits, whose ``chat`` counters (in Redis) every server process
+        shares; without it the limit is counted here only (one process: the whole site)."""
         self.db = db
         self.tables = tables
         self.hub = hub
         self.clock = clock
+        self.shared = shared
         self._sent: dict[int, deque[float]] = {}
 
     async def say(self, account: Account | None, table_id: int, text: str) -> dict[str, Any]:
@@ -74,6 +82,7 @@ class ChatService:
         seat = await self.tables.seat_of(table_id, account)
         channel = CHANNELS[0] if seat is not None else CHANNELS[1]
         self._throttle(account)
+        await self._throttle_site_wide(account)
         async with self.db.write() as session:
             row = ChatRow(table_id=table_id, account_id=account.id, channel=channel, text=text)
             session.add(row)
@@ -92,6 +101,16 @@ class ChatService:
             raise TooMany("too-fast", f"at most {RATE_MESSAGES} chat messages in {RATE_SECONDS:g} seconds; "
                                       f"wait {wait} s")
         sent.append(now)
+
+    async def _throttle_site_wide(self, account: Account) -> None:
+        """The same limit counted for every server process together (in Redis), when configured."""
+        if self.shared is None:
+            return
+        try:
+            await self.shared.hit("chat", str(account.id), "chat messages")
+        except RateLimited as limited:
+            raise TooMany("too-fast", f"at most {RATE_MESSAGES} chat messages in {RATE_SECONDS:g} seconds; "
+                                      f"wait {limited.retry_after} s") from limited
 
     async def history(self, table_id: int, account: Account | None, after: int = 0) -> list[dict[str, Any]]:
         """The messages ``account`` may read at the table (the latest 200, oldest first), after id ``after``."""

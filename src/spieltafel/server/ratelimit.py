@@ -10,6 +10,8 @@ What is limited, and by what key (the defaults; ``SPIELTAFEL_RATE_LIMITS`` overr
   ``moves``: moves per account (HTTP and WebSocket together).
 - ``ws_messages``: messages per WebSocket connection (100 in 20 s); past it the socket is closed with 1008.
   Counted by the connection itself (:class:`LocalWindow`), also with Redis: a connection lives in one process.
+- ``chat``: chat messages per account (5 in 10 s), counted by the chat service in this process and, with
+  Redis, also here, so that an account talking through several server processes is counted once.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ DEFAULT_LIMITS: Final[Mapping[str, str]] = {
     "tables": "30/minute;300/hour",
     "moves": "1000/minute",
     "ws_messages": "100 per 20 seconds",
+    "chat": "5 per 10 seconds",
 }
 REDIS_PREFIX = "spieltafel-limits"
 REDIS_CONNECTIONS = 50
