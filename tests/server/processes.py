@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import queue
 import signal
 import subprocess
 import sys
@@ -33,21 +34,31 @@ class Process:
         self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
         self.line = ""
         self.output: list[str] = []
+        """What the process printed after its ready line."""
+        self._startup: queue.Queue[str | None] = queue.Queue()
+        threading.Thread(target=self._drain, daemon=True).start()
         if wait:
             self.wait_until_ready()
 
     def wait_until_ready(self) -> str:
-        """Read the output up to the ready line (the process is stopped when it does not come)."""
+        """The ready line, waited for at most ``STARTUP_SECONDS`` (the process is stopped when it does
+        not come, also when the process hangs without printing anything)."""
         if not self.line:
             self.line = self._ready_line()
-            threading.Thread(target=self._drain, daemon=True).start()
         return self.line
 
     def _drain(self) -> None:
-        """Keep reading what the process prints (so that the pipe never fills): ``output``."""
+        """Keep reading what the process prints (so that the pipe never fills): the lines up to the
+        ready line go to ``_ready_line``, the later ones to ``output``; ``None`` at the end."""
         assert self.process.stdout is not None
+        started = False
         for line in self.process.stdout:
-            self.output.append(line)
+            if started:
+                self.output.append(line)
+            else:
+                self._startup.put(line)
+                started = line.startswith(self.ready)
+        self._startup.put(None)
 
     def errors(self) -> list[str]:
         """Printed tracebacks and error log lines (uvicorn logs an unhandled exception as ``Exception in ASGI``)."""
@@ -55,12 +66,14 @@ class Process:
         return [line for line in self.output if any(marker in line for marker in markers)]
 
     def _ready_line(self) -> str:
-        assert self.process.stdout is not None
         deadline = time.monotonic() + STARTUP_SECONDS
         lines = []
-        while time.monotonic() < deadline:
-            line = self.process.stdout.readline()
-            if not line:
+        while (left := deadline - time.monotonic()) > 0:
+            try:
+                line = self._startup.get(timeout=left)
+            except queue.Empty:
+                break
+            if line is None:  # the process ended
                 break
             lines.append(line)
             if line.startswith(self.ready):
