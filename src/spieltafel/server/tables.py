@@ -30,6 +30,7 @@ from . import clocks
 from .accounts import Account
 from .clocks import Limits, SeatClock, Timing
 from .db import AccountRow, Database, GuestRow, MoveRow, SeatRow, TableRow
+from .db.engine import RawStatement
 from .db.models import utcnow
 from .errors import Conflict, Forbidden, Invalid, NotFound, StaleSeq, Unauthenticated
 from .hub import Hub
@@ -448,7 +449,9 @@ class TableService:
         to_act = live.to_act()
         legal: list[dict[str, Any]] = []
         if seat is not None and seat in to_act:
-            label = self._labels.setdefault(live.game, _labeller(live.game))
+            label = self._labels.get(live.game)
+            if label is None:  # once per game (setdefault would look the module up for every message)
+                label = self._labels[live.game] = _labeller(live.game)
             for action in live.state.legal_actions(seat):
                 notation = live.state.action_text(seat, action)
                 legal.append({"action": action, "notation": notation, "label": label(notation)})
@@ -606,8 +609,8 @@ class TableService:
         alone = not changes and not after.is_over and live.seats[seat].playing and self.db.kind == "postgresql"
         try:
             if alone:  # one statement, committed on its own: one round trip, no BEGIN and COMMIT
-                async with self.db.autocommit() as connection:
-                    await _hold_person_and_append(connection, row)
+                if await self.db.execute_alone(_HOLD_AND_APPEND_RAW, _hold_and_append_parameters(row)) != 1:
+                    raise _SeatGone
                 return
             async with self.db.write() as session:
                 if live.seats[seat].playing and self.db.kind == "postgresql":
@@ -951,10 +954,7 @@ async def _hold_person_and_append(session: AsyncSession | AsyncConnection, row: 
     """:func:`_hold_person` and the move's insert in one statement (one round trip fewer per move): on
     PostgreSQL an UPDATE in a WITH clause locks the seat row, and the move is inserted only if it did.
     Atomic on its own, so a move that changes nothing else is committed without a transaction block."""
-    parameters = {f"new_{name}": value for name, value in row.items()}
-    parameters["held_seat"] = row["seat"]
-    parameters["new_created_at"] = utcnow()  # INSERT ... SELECT takes no column defaults
-    inserted = await session.execute(_HOLD_AND_APPEND, parameters)
+    inserted = await session.execute(_HOLD_AND_APPEND, _hold_and_append_parameters(row))
     if inserted.rowcount != 1:  # type: ignore[attr-defined]
         raise _SeatGone
 
@@ -972,7 +972,15 @@ def _hold_and_append_statement() -> Insert:
     return insert(_MOVES).from_select(names, values)
 
 
+def _hold_and_append_parameters(row: Mapping[str, Any]) -> dict[str, Any]:
+    parameters = {f"new_{name}": value for name, value in row.items()}
+    parameters["held_seat"] = row["seat"]
+    parameters["new_created_at"] = utcnow()  # INSERT ... SELECT takes no column defaults
+    return parameters
+
+
 _HOLD_AND_APPEND = _hold_and_append_statement()
+_HOLD_AND_APPEND_RAW = RawStatement(_HOLD_AND_APPEND)
 
 
 async def _write_clocks(

@@ -7,12 +7,14 @@ import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
+import asyncpg  # type: ignore[import-untyped]  # no stubs; used for its errors only
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Connection, event, text
-from sqlalchemy.exc import DisconnectionError, SQLAlchemyError
+from sqlalchemy import ClauseElement, Connection, event, text
+from sqlalchemy.dialects.postgresql.asyncpg import dialect as asyncpg_dialect
+from sqlalchemy.exc import DisconnectionError, IntegrityError, OperationalError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import (
     AsyncConnection,
     AsyncEngine,
@@ -20,14 +22,18 @@ from sqlalchemy.ext.asyncio import (
     async_sessionmaker,
     create_async_engine,
 )
+from sqlalchemy.sql.compiler import SQLCompiler
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 HEALTH_TIMEOUT = 2.0
-POOL_SIZE = 20
-MAX_OVERFLOW = 10
+POOL_SIZE = 30
+MAX_OVERFLOW = 0
 """Connections a process keeps to a database server (PostgreSQL), and how many more it may open for a
 while under load. Too few kept ones made a loaded server open and close a connection (TLS attempt,
-authentication) for most of its transactions (docs/performance.md)."""
+authentication) for most of its transactions; "more for a while" did the same under a steady load of
+1,000 tables (connections opened and closed at 8% of a server's CPU), so the pool keeps all it may
+have: a transaction waits for one instead (docs/performance.md). Mind PostgreSQL's
+``max_connections`` (100 by default): 30 per server and worker process (docs/deploy.md)."""
 IDLE_PING_SECONDS = 10.0
 
 
@@ -82,6 +88,22 @@ def _ping_when_idle(engine: AsyncEngine) -> None:
     event.listen(pool, "checkout", check)
 
 
+class RawStatement:
+    """A Core statement compiled once for PostgreSQL (asyncpg): its SQL text and the order of its
+    parameters, for :meth:`Database.execute_alone`. The statement is still written with SQLAlchemy,
+    in one place; only the compiling and binding per call are skipped."""
+
+    def __init__(self, statement: ClauseElement) -> None:
+        compiled = cast(SQLCompiler, statement.compile(dialect=asyncpg_dialect()))  # type: ignore[no-untyped-call]
+        self.sql = str(compiled)
+        self.names = tuple(compiled.positiontup or ())
+        self.constants = dict(compiled.params)
+
+    def arguments(self, parameters: dict[str, Any]) -> list[Any]:
+        merged = self.constants | parameters
+        return [merged[name] for name in self.names]
+
+
 class Database:
     """The engine and a session factory for one database URL."""
 
@@ -115,6 +137,24 @@ class Database:
         done: for a write that is one statement, so it needs no BEGIN and COMMIT round trips."""
         async with self._autocommit.connect() as connection:
             yield connection
+
+    async def execute_alone(self, statement: RawStatement, parameters: dict[str, Any]) -> int:
+        """Run one statement on PostgreSQL straight through asyncpg (its own prepared-statement cache) on a
+        pooled connection in autocommit: committed when it returns, with no BEGIN and COMMIT and none of
+        SQLAlchemy's per-call compiling and parameter processing (a person's move; docs/performance.md).
+        Returns the rows affected. asyncpg's errors come out as SQLAlchemy's (a broken connection
+        leaves the pool)."""
+        async with self._autocommit.connect() as connection:
+            driver: Any = (await connection.get_raw_connection()).driver_connection
+            try:
+                status: str = await driver.execute(statement.sql, *statement.arguments(parameters))
+            except asyncpg.IntegrityConstraintViolationError as error:
+                raise IntegrityError(statement.sql, parameters, error) from error
+            except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as error:
+                if not isinstance(error, asyncpg.PostgresError) or driver.is_closed():
+                    await connection.invalidate()
+                raise OperationalError(statement.sql, parameters, error) from error
+        return int(status.rsplit(" ", 1)[-1])
 
     @property
     def kind(self) -> str:
