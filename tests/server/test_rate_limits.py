@@ -211,3 +211,29 @@ def test_counters_in_redis_are_shared_by_every_process() -> None:
         assert await first.allowed("tables", uuid.uuid4().hex)
 
     asyncio.run(run())
+
+
+def test_batched_hits_count_as_the_library_does() -> None:
+    """One-window limits go to Redis in batches (``BatchedHits``): hits sent at once through two
+    processes' limits take exactly the window's room, and the library's own checks see those counts."""
+    if not _redis_reachable():
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"Redis is not reachable at {REDIS_URL} (CI needs it)")
+        pytest.skip(f"Redis is not reachable at {REDIS_URL}")
+
+    async def run() -> None:
+        first, second = RateLimits({"moves": "5/minute"}, REDIS_URL), RateLimits({"moves": "5/minute"}, REDIS_URL)
+        assert first.batched is not None
+        key = uuid.uuid4().hex
+        answers = await asyncio.gather(*(limits.allowed("moves", key) for limits in [first] * 6 + [second] * 3))
+        assert sum(answers) == 5
+        (item,) = first.limits["moves"]
+        assert not await second.limiter.test(item, "moves", key)  # the library's view of the same counter
+        stats = await second.limiter.get_window_stats(item, "moves", key)
+        assert stats.remaining == 0 and stats.reset_time > time.time()
+        with pytest.raises(RateLimited) as refused:
+            await first.hit("moves", key, "moves")
+        assert 1 <= refused.value.retry_after <= 60
+        assert await first.allowed("moves", uuid.uuid4().hex)  # another account has its own room
+
+    asyncio.run(run())
