@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import queue
 import signal
@@ -24,7 +25,8 @@ class Process:
                  redis_prefix: str | None = None, wait: bool = True, **environment: str) -> None:
         redis_prefix = redis_prefix or f"sttest-{uuid.uuid4().hex[:10]}"
         command = [sys.executable, "-m", "spieltafel.cli", *arguments, "--data", str(data)]
-        env = {**os.environ, "PYTHONUNBUFFERED": "1", "SPIELTAFEL_REDIS_PREFIX": redis_prefix, **environment}
+        env = {**os.environ, "PYTHONUNBUFFERED": "1", "PYTHONFAULTHANDLER": "1",  # stacks on SIGABRT
+               "SPIELTAFEL_REDIS_PREFIX": redis_prefix, **environment}
         for name in ("SPIELTAFEL_DATABASE_URL", "SPIELTAFEL_REDIS_URL"):
             env.pop(name, None)
         if database_url:
@@ -78,8 +80,15 @@ class Process:
             lines.append(line)
             if line.startswith(self.ready):
                 return line
+        if self.process.poll() is None:  # alive but not ready: ask for its threads' stacks before stopping it
+            self.process.send_signal(signal.SIGABRT)
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.process.wait(timeout=10)
+            with contextlib.suppress(queue.Empty):
+                while (line := self._startup.get(timeout=5)) is not None:
+                    lines.append(line)
         self.stop()
-        raise AssertionError(f"{self.ready} did not start:\n" + "".join(lines))
+        raise AssertionError(f"{self.ready} did not start (exit code {self.process.returncode}):\n" + "".join(lines))
 
     @property
     def pid(self) -> int:

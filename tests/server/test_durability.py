@@ -44,6 +44,8 @@ class Cluster:
     urls: dict[str, str] = field(default_factory=dict)
     kills: list[str] = field(default_factory=list)
     _starting: set[asyncio.Task[None]] = field(default_factory=set)
+    _killed: set[Process] = field(default_factory=set)
+    """Processes killed on purpose: one killed while it was still starting is not a failed start."""
 
     def _spawn(self, name: str) -> Process:
         if name == "worker":
@@ -58,14 +60,15 @@ class Cluster:
         try:
             await asyncio.to_thread(process.wait_until_ready)
         except AssertionError:
-            if self.processes.get(name) is process:
+            if process not in self._killed:
                 raise
-            return  # killed while starting (and started again)
+            return  # killed while starting (and started again): its start failing is what was asked for
         if isinstance(process, Server) and self.processes.get(name) is process:
             self.urls[name] = process.url
 
     async def kill_and_restart(self, name: str) -> None:
         self.urls.pop(name, None)
+        self._killed.add(self.processes[name])  # before the kill: its start may be seen failing at once
         await asyncio.to_thread(self.processes[name].kill)
         self.kills.append(name)
         process = self.processes[name] = self._spawn(name)
