@@ -138,13 +138,13 @@ class RedisHub(Hub):
             return False
 
     async def _send(self) -> None:
-        while not self._closing:
-            first = await self._outbox.get()
-            batch = [first] if first is not None else []
+        closing = False
+        while not closing:
+            items = [await self._outbox.get()]
             while not self._outbox.empty():
-                item = self._outbox.get_nowait()
-                if item is not None:
-                    batch.append(item)
+                items.append(self._outbox.get_nowait())
+            closing = None in items  # put by close() after the last change
+            batch = [item for item in items if item is not None]
             if not batch:
                 continue
             try:

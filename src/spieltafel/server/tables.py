@@ -21,7 +21,7 @@ from typing import Any, cast
 
 from sqlalchemy import Insert, Table, bindparam, delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from spieltafel.bots import BOTS
 from spieltafel.core import Event, GameRecord, GameResult, RecordedAction, Rng, SpieltafelError, State, get_game
@@ -950,7 +950,7 @@ async def _hold_person(session: AsyncSession, table_id: int, seat: int) -> None:
         raise _SeatGone
 
 
-async def _hold_person_and_append(session: AsyncSession | AsyncConnection, row: Mapping[str, Any]) -> None:
+async def _hold_person_and_append(session: AsyncSession, row: Mapping[str, Any]) -> None:
     """:func:`_hold_person` and the move's insert in one statement (one round trip fewer per move): on
     PostgreSQL an UPDATE in a WITH clause locks the seat row, and the move is inserted only if it did.
     Atomic on its own, so a move that changes nothing else is committed without a transaction block."""

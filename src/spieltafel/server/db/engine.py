@@ -16,7 +16,6 @@ from sqlalchemy import ClauseElement, Connection, event, text
 from sqlalchemy.dialects.postgresql.asyncpg import dialect as asyncpg_dialect
 from sqlalchemy.exc import DisconnectionError, IntegrityError, OperationalError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import (
-    AsyncConnection,
     AsyncEngine,
     AsyncSession,
     async_sessionmaker,
@@ -130,13 +129,6 @@ class Database:
         else:
             async with self.session.begin() as session:
                 yield session
-
-    @asynccontextmanager
-    async def autocommit(self) -> AsyncIterator[AsyncConnection]:
-        """A connection (from the same pool) on which every statement commits by itself when it is
-        done: for a write that is one statement, so it needs no BEGIN and COMMIT round trips."""
-        async with self._autocommit.connect() as connection:
-            yield connection
 
     async def execute_alone(self, statement: RawStatement, parameters: dict[str, Any]) -> int:
         """Run one statement on PostgreSQL straight through asyncpg (its own prepared-statement cache) on a
