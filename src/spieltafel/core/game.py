@@ -8,6 +8,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Self
 
+from mypy_extensions import mypyc_attr
+
 from .errors import (
     IllegalActionError,
     NotationError,
@@ -46,6 +48,7 @@ class OptionSpec:
         return value
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled by setup.py; games (and tests) subclass it in Python
 class Game(ABC):
     """A registered game: name, player range, options, action space and state factory."""
 
@@ -122,6 +125,7 @@ class Game(ABC):
         }
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # a new game's state may stay pure Python
 class State(ABC):
     """One position of a game.
 

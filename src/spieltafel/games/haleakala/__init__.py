@@ -41,7 +41,7 @@ class Haleakala(Game):
         return ACTION_SPACE
 
     def _new_state(self, players: int, seed: int, options: dict[str, str]) -> State:
-        return HaleakalaState(players, seed, options)
+        return HaleakalaState.new(players, seed, options)
 
     def _state_from_json(self, data: Mapping[str, JSON]) -> State:
         return HaleakalaState.from_json(data)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar, final
 
 from spieltafel.core import JSON, Event, Game, IllegalActionError, OptionError, Rng, State, sample_seed
 
@@ -14,6 +14,7 @@ from .invariants import check_invariants
 from .rules import BOX, NONE, OVER, SUPPLY, TURN
 
 
+@final
 class HaleakalaState(State):
     """One position of Haleakala (always 2 players; seat 0 is the start player).
 
@@ -28,19 +29,33 @@ class HaleakalaState(State):
     scoring), ``buyers`` (seats that may still buy before it), ``landing`` (segment whose bays must
     still be refilled, NONE), ``second`` (the seat taking the other card after a choice, NONE) and
     ``may_pass`` (whether the pending Priestess move may be declined; option ``priestess``).
+
+    The class is final and declares every field in :meth:`set_up`: setup.py compiles it with mypyc
+    to a native class (fields in slots, typed), so copies are made field by field, never through
+    ``__dict__``; :meth:`new` sets up a game, the constructor alone makes an empty shell for copies.
     """
 
     game: ClassVar[Game]
 
     def __init__(self, players: int, seed: int, options: dict[str, str]) -> None:
-        """"Spielaufbau": shamans on the hut beaches, boat at the jetty, 12 one-palm cards face up in
-        the bays, the rest and the shuffled two- and three-palm decks on the scoring board."""
+        """A state with its players, seed and options, nothing on the table yet (see :meth:`new`)."""
         self.players = players
         self.seed = seed
         self.options = options
         self.tactical = options["variant"] == "tactical"
         self.compulsory_priestess = options["priestess"] == "compulsory"
-        self.rng = Rng(seed)
+
+    @staticmethod
+    def new(players: int, seed: int, options: dict[str, str]) -> HaleakalaState:
+        """"Spielaufbau": shamans on the hut beaches, boat at the jetty, 12 one-palm cards face up in
+        the bays, the rest and the shuffled two- and three-palm decks on the scoring board."""
+        state = HaleakalaState(players, seed, options)
+        state.set_up()
+        return state
+
+    def set_up(self) -> None:
+        """Lay out the decks, the bays, the discs and the shamans ("Spielaufbau"), all chance from the seed."""
+        self.rng = Rng(self.seed)
         self.decks: list[list[int]] = [[], [], []]
         self.box: list[int] = []
         for card, palms in enumerate(CARD_DECK):
@@ -80,7 +95,8 @@ class HaleakalaState(State):
     def seats_to_act(self) -> tuple[int, ...]:
         return () if self.phase == OVER else (self.actor,)
 
-    legal_actions = rules.legal_actions  # the rules' function is the method: no extra call on the hot path
+    def legal_actions(self, seat: int) -> list[int]:
+        return rules.legal_actions(self, seat)
 
     def action_text(self, seat: int, action: int) -> str:
         return notation.action_text(action, self.shamans[seat], self.bays, CARD_KIND)
@@ -103,7 +119,7 @@ class HaleakalaState(State):
     def render(self, seat: int | None = None) -> Any:
         return text.render(self, seat)
 
-    def determinise(self, seat: int, rng: Rng) -> Self:
+    def determinise(self, seat: int, rng: Rng) -> HaleakalaState:
         twin = self.clone()
         view.resample_hidden(twin, rng)
         twin.seed = sample_seed(rng)  # the true seed would rebuild the deck order
@@ -116,9 +132,18 @@ class HaleakalaState(State):
         return rules.winners(self)
 
     # -- copies ---------------------------------------------------------------------------------
-    def clone(self) -> Self:
-        twin = object.__new__(type(self))
-        twin.__dict__.update(self.__dict__)
+    def clone(self) -> HaleakalaState:
+        twin = HaleakalaState(self.players, self.seed, self.options)
+        twin.boat = self.boat
+        twin.priestess_up = self.priestess_up
+        twin.round = self.round
+        twin.current = self.current
+        twin.actor = self.actor
+        twin.phase = self.phase
+        twin.scoring = self.scoring
+        twin.landing = self.landing
+        twin.second = self.second
+        twin.may_pass = self.may_pass
         twin.rng = Rng(self.rng.state)
         # what _copy does to each of _LISTS, written out: the nested ones first, then the flat ones
         twin.decks = [deck[:] for deck in self.decks]
@@ -164,15 +189,11 @@ class HaleakalaState(State):
     @classmethod
     def from_json(cls, data: Mapping[str, JSON]) -> HaleakalaState:
         schema.check_document(cls.game, data, cls._FIELDS)  # shape, types, ranges, options
-        state = object.__new__(cls)
-        state.players = int(data["players"])
-        state.seed = int(data["seed"])
         try:  # options missing from older documents take their defaults
-            state.options = cls.game.resolve_options({str(k): str(v) for k, v in data["options"].items()})
+            options = cls.game.resolve_options({str(k): str(v) for k, v in data["options"].items()})
         except OptionError as error:
             raise ValueError(str(error)) from error
-        state.tactical = state.options["variant"] == "tactical"
-        state.compulsory_priestess = state.options["priestess"] == "compulsory"
+        state = HaleakalaState(int(data["players"]), int(data["seed"]), options)
         state.rng = Rng(int(data["rng"]))
         for name in cls._FIELDS:
             setattr(state, name, _copy(data[name]) if name != "may_pass" else bool(data.get(name, True)))

@@ -31,7 +31,7 @@ class Iquazu(Game):
         return ACTION_SPACE
 
     def _new_state(self, players: int, seed: int, options: dict[str, str]) -> State:
-        return IquazuState(players, seed, options)
+        return IquazuState.new(players, seed, options)
 
     def _state_from_json(self, data: Mapping[str, JSON]) -> State:
         return IquazuState.from_json(data)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar, final
 
 from spieltafel.core import JSON, Event, Game, IllegalActionError, Rng, State, sample_seed
 
@@ -28,22 +28,38 @@ _ALONE = tuple((seat,) for seat in range(8))
 """_ALONE[seat]: the tuple (seat,), made once (seats_to_act on the hot path)."""
 
 
+@final
 class IquazuState(State):
     """One position of Iquazú.
 
     ``slots[s]`` is EMPTY, WATER (see rules) or the seat whose gem lies there. ``frame`` is the 0-based board
     column of the water frame's first column. Cards are colour counts (white, blue, orange): cards of
     one colour are alike. ``bonus[f]`` is the tile kind on bonus field ``f`` (NO_TILE once handed out).
+
+    The class is final and declares every field in :meth:`set_up`: setup.py compiles it with mypyc
+    to a native class (fields in slots, typed), so copies are made field by field, never through
+    ``__dict__``; :meth:`new` sets up a game, the constructor alone makes an empty shell for copies.
     """
 
     game: ClassVar[Game]
 
     def __init__(self, players: int, seed: int, options: dict[str, str]) -> None:
-        """Set up a game (rulebook, "Opbouw") from ``seed``."""
+        """A state with its players, seed and options, nothing on the table yet (see :meth:`new`)."""
         self.players = players
         self.seed = seed
         self.options = options
-        self.rng = Rng(seed)
+
+    @staticmethod
+    def new(players: int, seed: int, options: dict[str, str]) -> IquazuState:
+        """Set up a game (rulebook, "Opbouw") from ``seed``."""
+        state = IquazuState(players, seed, options)
+        state.set_up()
+        return state
+
+    def set_up(self) -> None:
+        """Lay out the board, the bonus tiles and the cards (rulebook, "Opbouw"), all chance from the seed."""
+        players = self.players
+        self.rng = Rng(self.seed)
         order = list(range(ROWS))
         self.rng.shuffle(order)  # the rock strips are laid in random order
         self.layout: Layout = layout(tuple(order))
@@ -82,7 +98,8 @@ class IquazuState(State):
     def seats_to_act(self) -> tuple[int, ...]:
         return () if self.phase == OVER else _ALONE[self.current]
 
-    legal_actions = rules.legal_actions  # the rules' function is the method: no extra call on the hot path
+    def legal_actions(self, seat: int) -> list[int]:
+        return rules.legal_actions(self, seat)
 
     def action_text(self, seat: int, action: int) -> str:
         return notation.action_text(action, self.layout.colour)
@@ -96,7 +113,8 @@ class IquazuState(State):
     def _apply(self, seat: int, action: int, events: list[Event] | None) -> None:
         rules.apply(self, seat, action, events)
 
-    step = rules.step  # State.step: the rules' function is the method (the search's hot path)
+    def step(self, seat: int, action: int) -> None:
+        rules.step(self, seat, action)  # State.step: the unchecked path without events (the search's)
 
     def view(self, seat: int | None = None) -> dict[str, JSON]:
         return view.view(self, seat)
@@ -104,7 +122,7 @@ class IquazuState(State):
     def render(self, seat: int | None = None) -> Any:
         return text.render(self, seat)
 
-    def determinise(self, seat: int, rng: Rng) -> Self:
+    def determinise(self, seat: int, rng: Rng) -> IquazuState:
         twin = self.clone()
         view.resample_hidden(twin, seat, rng)
         twin.seed = sample_seed(rng)
@@ -120,9 +138,16 @@ class IquazuState(State):
         return [seat for seat, p in enumerate(self.points) if p == best]
 
     # -- copies ---------------------------------------------------------------------------------
-    def clone(self) -> Self:
-        twin = object.__new__(type(self))
-        twin.__dict__.update(self.__dict__)
+    def clone(self) -> IquazuState:
+        twin = IquazuState(self.players, self.seed, self.options)
+        twin.layout = self.layout
+        twin.frame = self.frame
+        twin.drops = self.drops
+        twin.current = self.current
+        twin.water_holder = self.water_holder
+        twin.phase = self.phase
+        twin.actions_left = self.actions_left
+        twin.scored_this_turn = self.scored_this_turn
         twin.rng = Rng(self.rng.state)
         twin.slots = self.slots[:]
         twin.bonus = self.bonus[:]
@@ -174,10 +199,7 @@ class IquazuState(State):
     def from_json(cls, data: Mapping[str, JSON]) -> IquazuState:
         """The state of a full-state document, checked completely by :mod:`.schema` first."""
         document = schema.check_document(cls.game, data)
-        state = object.__new__(cls)
-        state.players = document.players
-        state.seed = document.seed
-        state.options = dict(document.options)
+        state = IquazuState(document.players, document.seed, dict(document.options))
         state.rng = Rng(document.rng)
         state.layout = layout(tuple(document.strip_order))
         for name in cls._FIELDS:

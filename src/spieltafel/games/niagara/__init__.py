@@ -62,7 +62,7 @@ class Niagara(Game):
         return ACTION_SPACE
 
     def _new_state(self, players: int, seed: int, options: dict[str, str]) -> State:
-        return NiagaraState(players, seed, options)
+        return NiagaraState.new(players, seed, options)
 
     def _state_from_json(self, data: Mapping[str, JSON]) -> State:
         return NiagaraState.from_json(data)

@@ -72,7 +72,7 @@ NESTED_LISTS = ("played", "banked", "caves")
 
 def _check_types(s: NiagaraState) -> None:
     """Every counter is an integer (not a bool, a float or a string) and every list holds integers."""
-    fields = vars(s)
+    fields = {name: getattr(s, name, None) for name in (*SCALARS, *FLAT_LISTS, *NESTED_LISTS)}
     for name in SCALARS:
         if not _is_int(fields.get(name)):
             _refuse(f"{name} must be an integer, not {fields.get(name)!r}")
@@ -114,9 +114,9 @@ def _check_counters(s: NiagaraState) -> None:
     _within("weather", s.weather, WEATHER_MIN, WEATHER_MAX)
     _within("next_arm", s.next_arm, 0, 1)
     for name in ("must", "moved"):
-        _within(name, vars(s)[name], 0, (1 << CANOES) - 1)
+        _within(name, getattr(s, name), 0, (1 << CANOES) - 1)
     for name in ("launched", "rescue_declined", "handled", "ending"):
-        _within(name, vars(s)[name], 0, 1)
+        _within(name, getattr(s, name), 0, 1)
     _within("active", s.active, -1, CANOES - 1)
     _within("points", s.points, 0, MAX_VALUE)
     _within("heading", s.heading, 0, len(HEADING_NAMES) - 1)

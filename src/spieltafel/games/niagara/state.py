@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar, final
 
 from spieltafel.core import JSON, Event, Game, IllegalActionError, Rng, State, sample_seed
 
@@ -26,6 +26,7 @@ from .invariants import check_invariants
 from .rules import NO_GEM, OVER, SECRET
 
 
+@final
 class NiagaraState(State):
     """One position of Niagara.
 
@@ -42,19 +43,34 @@ class NiagaraState(State):
     canoe moving, -1), and its ``points``, ``heading``, ``stage`` and ``handled`` (it has taken or set
     down its one gem of the move; see :mod:`.river`); ``turn_heading`` is the direction of the turn's
     last step (binding with ``direction=per-turn``).
+
+    The class is final and declares every field in :meth:`set_up`: setup.py compiles it with mypyc
+    to a native class (fields in slots, typed), so copies are made field by field, never through
+    ``__dict__``; :meth:`new` sets up a game, the constructor alone makes an empty shell for copies.
     """
 
     game: ClassVar[Game]
 
     def __init__(self, players: int, seed: int, options: dict[str, str]) -> None:
+        """A state with its players, seed and options, nothing on the table yet (see :meth:`new`)."""
+        self.players = players
+        self.seed = seed
+        self.options = options
+
+    @staticmethod
+    def new(players: int, seed: int, options: dict[str, str]) -> NiagaraState:
+        """Set up a game ("Aufbau"), see :meth:`set_up`."""
+        state = NiagaraState(players, seed, options)
+        state.set_up()
+        return state
+
+    def set_up(self) -> None:
         """Set up a game ("Aufbau"): 7 gems in each cave, the cloud at 0, the discs laid from the
         rope (the first nine on the river, three aside), both canoes of every player on the beach,
         seven paddle cards each; seat 0 holds the life ring. Niagara has no chance: ``seed`` only
         seeds the generator kept for search."""
-        self.players = players
-        self.seed = seed
-        self.options = options
-        self.rng = Rng(seed)
+        players = self.players
+        self.rng = Rng(self.seed)
         self.round = 1
         self.ring = 0
         self.current = 0
@@ -85,7 +101,8 @@ class NiagaraState(State):
             return tuple(seat for seat, card in enumerate(self.choice) if card < 0)
         return () if self.phase == OVER else (self.current,)
 
-    legal_actions = rules.legal_actions  # the rules' function is the method: no extra call on the hot path
+    def legal_actions(self, seat: int) -> list[int]:
+        return rules.legal_actions(self, seat)
 
     def action_text(self, seat: int, action: int) -> str:
         return notation.action_text(action)
@@ -108,7 +125,7 @@ class NiagaraState(State):
     def render(self, seat: int | None = None) -> Any:
         return text.render(self, seat)
 
-    def determinise(self, seat: int, rng: Rng) -> Self:
+    def determinise(self, seat: int, rng: Rng) -> NiagaraState:
         twin = self.clone()
         view.resample_hidden(twin, seat, rng)
         twin.seed = sample_seed(rng)  # no trace of the true seed in a sample
@@ -122,9 +139,25 @@ class NiagaraState(State):
         return list(self.won) if self.phase == OVER else []
 
     # -- copies ---------------------------------------------------------------------------------
-    def clone(self) -> Self:
-        twin = object.__new__(type(self))
-        twin.__dict__.update(self.__dict__)
+    def clone(self) -> NiagaraState:
+        twin = NiagaraState(self.players, self.seed, self.options)
+        twin.round = self.round
+        twin.ring = self.ring
+        twin.current = self.current
+        twin.phase = self.phase
+        twin.weather = self.weather
+        twin.next_arm = self.next_arm
+        twin.must = self.must
+        twin.moved = self.moved
+        twin.launched = self.launched
+        twin.rescue_declined = self.rescue_declined
+        twin.active = self.active
+        twin.points = self.points
+        twin.heading = self.heading
+        twin.stage = self.stage
+        twin.handled = self.handled
+        twin.turn_heading = self.turn_heading
+        twin.ending = self.ending
         twin.rng = Rng(self.rng.state)
         twin.hands = self.hands[:]
         twin.choice = self.choice[:]
@@ -155,22 +188,19 @@ class NiagaraState(State):
             "rng": self.rng.state,
         }
         for name in self._FIELDS:
-            data[name] = _copy(self.__dict__[name])
+            data[name] = _copy(getattr(self, name))
         return data
 
     @classmethod
     def from_json(cls, data: Mapping[str, JSON]) -> NiagaraState:
         schema.check_document(cls.game, data, cls._FIELDS)  # shape, ranges, options, invariants
-        state = object.__new__(cls)
-        state.players = int(data["players"])
-        state.seed = int(data["seed"])
         options = data["options"]
         if not isinstance(options, dict):
             raise ValueError("options must be an object")
-        state.options = {str(k): str(v) for k, v in options.items()}
+        state = NiagaraState(int(data["players"]), int(data["seed"]), {str(k): str(v) for k, v in options.items()})
         state.rng = Rng(int(data["rng"]))
         for name in cls._FIELDS:
-            state.__dict__[name] = _copy(data[name])
+            setattr(state, name, _copy(data[name]))
         _check_shape(state)
         check_invariants(state)
         return state
