@@ -15,6 +15,7 @@ import time
 
 from spieltafel.bots import Observation
 from spieltafel.bots.ismcts import IsmctsBot
+from spieltafel.build import engine_build
 from spieltafel.core import Rng, State, all_games, get_game
 
 
@@ -52,6 +53,7 @@ def main() -> None:
     parser.add_argument("--seconds-per-move", type=float, default=0.2)
     parser.add_argument("--cpu-iterations", type=int, help="fixed iterations per move, rate per CPU second")
     args = parser.parse_args()
+    print(f"engines: {engine_build()}", flush=True)
     for spec in [get_game(g) for g in args.games] if args.games else all_games():
         for players in range(spec.min_players, spec.max_players + 1):
             if not args.players or players in args.players:

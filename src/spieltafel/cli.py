@@ -18,6 +18,7 @@ from rich.text import Text
 
 from spieltafel.arena.command import arena_command
 from spieltafel.bots import Bot, make_bot
+from spieltafel.build import engine_build
 from spieltafel.connect import connect_command
 from spieltafel.console import OneLineErrors, literal, out, parse_options, progress_bar, user_errors
 from spieltafel.core import (
@@ -435,14 +436,14 @@ def bench(
                 row["ratio_to_openspiel"] = row["actions_per_second"] / peer["actions_per_second"]
         clock_name = "wall" if wall_clock else "cpu"
         if as_json:
-            print_json({"clock": clock_name, "results": rows, "openspiel_backgammon": peer})
+            print_json({"clock": clock_name, "engine": engine_build(), "results": rows, "openspiel_backgammon": peer})
             return
         _print_bench(rows, peer, clock_name)
 
 
 def _print_bench(rows: list[dict[str, Any]], peer: dict[str, float] | None, clock_name: str) -> None:
     per = "CPU second of this process" if clock_name == "cpu" else "wall-clock second"
-    table = Table(title=f"random playouts, one core, per {per}")
+    table = Table(title=f"random playouts, one core, per {per}; engines: {engine_build()}")
     for column in ("game", "players", "games/s", "actions/s", "clones/s", "determinisations/s"):
         table.add_column(column, justify="right")
     if peer:
