@@ -1,6 +1,6 @@
 """Which build of the engines is running: compiled with mypyc (``setup.py``) or pure Python.
 
-The rule engines, the random generator and the search bots are compiled to C extensions at install
+The rule engines and the search bots are compiled to C extensions at install
 time when a C compiler is at hand (about 2× faster search); pure Python is the reference and gives the
 same results (the CI runs the engine suites on both). An editable install keeps the compiled modules
 beside their sources: after editing such a source, reinstall (``pip install -e .``) or the old compiled
