@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import MutableSequence
 from typing import TypeVar
 
+from .digits import swap_by_digits
+
 T = TypeVar("T")
 
 _MASK = (1 << 64) - 1
@@ -86,7 +88,7 @@ class Rng:
             items[i], items[j] = items[j], items[i]
         self.state = state
 
-    def permute(self, items: MutableSequence[T]) -> None:
+    def permute(self, items: list[T]) -> None:
         """Shuffle ``items`` in place, uniformly, with about a tenth of the draws of :meth:`shuffle`:
         Fisher–Yates whose swap indices are the mixed-radix digits of one draw below the product of
         several consecutive bounds (each digit is uniform and independent of the others). A different
@@ -102,10 +104,7 @@ class Rng:
                 z ^= z >> 31
                 if z < limit:
                     break
-            z %= product
-            for i in range(top, bottom, -1):
-                z, j = divmod(z, i + 1)
-                items[i], items[j] = items[j], items[i]
+            swap_by_digits(items, z % product, top, bottom)
         self.state = state
 
     def fork(self) -> Rng:
