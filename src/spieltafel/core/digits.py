@@ -16,5 +16,7 @@ def swap_by_digits(items: list[T], number: int, top: int, bottom: int) -> None:
     """Fisher–Yates steps i = top, top − 1, …, bottom + 1: swap item i with item j, where j is the next
     mixed-radix digit of ``number`` in base i + 1 (lowest digit first)."""
     for i in range(top, bottom, -1):
-        number, j = divmod(number, i + 1)
+        base = i + 1
+        j = number % base  # % and // rather than divmod(): native integer operations when compiled
+        number //= base
         items[i], items[j] = items[j], items[i]
