@@ -135,10 +135,13 @@ class IsmctsBot:
         gc.disable()  # search builds no reference cycles: the collector's passes over the tree are pure cost
         try:
             self.last_iterations = self._search(root, observation, deadline)
+            best = self._best(root, observation)
+            root.children.clear()  # the tree goes while the collector still waits: re-enabled with the tree
+            # alive, its first pass would walk every node the search allocated (tens of ms, past the cap)
         finally:
             if collecting:
                 gc.enable()
-        return self._best(root, observation)
+        return best
 
     @staticmethod
     def _reserve(seconds: float) -> float:
