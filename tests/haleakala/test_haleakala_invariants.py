@@ -13,8 +13,8 @@ from haleakala_scenario import kind_of, new, random_positions
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from spieltafel.build import engine_build
 from spieltafel.core import Rng, StateFormatError, get_game
-from spieltafel.games.haleakala import state as state_module
 from spieltafel.games.haleakala.board import field
 from spieltafel.games.haleakala.components import BEACH, CRATER, GRASS, LAVA_DISC
 from spieltafel.games.haleakala.invariants import check_invariants
@@ -22,7 +22,7 @@ from spieltafel.games.haleakala.rules import BOX, CHOOSE, OVER, PRIESTESS, SCORI
 from spieltafel.games.haleakala.state import HaleakalaState
 
 GAME = get_game("haleakala")
-COMPILED = not state_module.__file__.endswith(".py")
+COMPILED = engine_build() != "pure Python"
 """Whether this is the mypyc build (setup.py), whose states hold only values of their declared types."""
 Mutation = Callable[[HaleakalaState], None]
 

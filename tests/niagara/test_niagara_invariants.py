@@ -11,16 +11,16 @@ import pytest
 from niagara_helpers import GAME, do, new, play_cards
 
 from spieltafel.bots import make_bot
+from spieltafel.build import engine_build
 from spieltafel.core import Rng, StateFormatError
 from spieltafel.games.niagara import NiagaraState
-from spieltafel.games.niagara import state as state_module
 from spieltafel.games.niagara.components import FALLEN, SHORE
 from spieltafel.games.niagara.invariants import check_invariants
 from spieltafel.games.niagara.rules import BUYBACK, MOVE, SECRET, THEFT, WEATHER
 from spieltafel.match import play_game
 
 Mutation = Callable[[NiagaraState], None]
-COMPILED = not state_module.__file__.endswith(".py")
+COMPILED = engine_build() != "pure Python"
 """Whether this is the mypyc build (setup.py), whose states hold only values of their declared types."""
 
 
