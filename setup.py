@@ -19,7 +19,7 @@ from setuptools.command.build_ext import build_ext
 
 COMPILED = [
     "src/spieltafel/core/game.py",
-    "src/spieltafel/core/digits.py",
+    "src/spieltafel/core/kiss.py",
     "src/spieltafel/bots/ismcts.py",
     "src/spieltafel/bots/greedy.py",
     *(

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from spieltafel.core import Rng
+from spieltafel.core.kiss import Kiss99
 
 
 def reference_below(rng: Rng, n: int) -> int:
@@ -45,38 +46,57 @@ def test_below_refuses_an_empty_range() -> None:
         Rng(1).below(0)
 
 
-def reference_permute(rng: Rng, items: list[int]) -> None:
-    """permute() written plainly: Fisher–Yates, whose indices are the digits of draws below products
-    of consecutive bounds of at most 2**60."""
-    i = len(items) - 1
-    while i > 0:
-        bounds = []
-        product = 1
-        while i - len(bounds) > 0 and product * (i - len(bounds) + 1) <= 1 << 60:
-            product *= i - len(bounds) + 1
-            bounds.append(i - len(bounds) + 1)
-        value = reference_below(rng, product)
-        for bound in bounds:
-            value, j = divmod(value, bound)
-            items[i], items[j] = items[j], items[i]
-            i -= 1
+def test_kiss99_gives_marsaglias_published_check_value() -> None:
+    """The 1999 post's test program: settable(12345, 65435, 34221, 12345, …) fills a 256-word table
+    with KISS, then a million more KISS calls end on 1372460312."""
+    kiss = Kiss99(12345, 65435, 34221, 12345)
+    word = 0
+    for _ in range(256 + 1_000_000):
+        word = kiss.next32()
+    assert word == 1372460312
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2**32 - 1, 2**32, 2**64 - 1, (36969 * 65536 - 1) << 32, 0x1234_5678_1234_5678])
+def test_kiss99_from_seed_never_starts_in_a_stuck_state(seed: int) -> None:
+    """The multiply-with-carry words must not be 0 or their fixed point, the shift register not 0."""
+    kiss = Kiss99.from_seed(seed)
+    assert kiss.z not in (0, 36969 * 65536 - 1) and kiss.w not in (0, 18000 * 65536 - 1) and kiss.jsr != 0
+    words = [kiss.next32() for _ in range(8)]
+    assert len(set(words)) == 8 and all(0 <= word < 2**32 for word in words)
+
+
+def reference_permute(kiss: Kiss99, items: list[int]) -> None:
+    """Kiss99.permute() written plainly on next32(): Fisher–Yates with rejection sampling."""
+    for i in range(len(items) - 1, 0, -1):
+        limit = 2**32 - 2**32 % (i + 1)
+        word = kiss.next32()
+        while word >= limit:
+            word = kiss.next32()
+        j = word % (i + 1)
+        items[i], items[j] = items[j], items[i]
 
 
 @pytest.mark.parametrize("seed", [0, 5, 2**64 - 1])
 def test_permute_draws_like_its_plain_algorithm(seed: int) -> None:
-    fast, plain = Rng(seed), Rng(seed)
+    fast, plain = Rng(seed).kiss(), Rng(seed).kiss()
     for length in [*range(100), 500, 2000]:
         items, expected = list(range(length)), list(range(length))
         fast.permute(items)
         reference_permute(plain, expected)
         assert items == expected and sorted(items) == list(range(length))
-        assert fast.state == plain.state
+        assert (fast.z, fast.w, fast.jsr, fast.jcong) == (plain.z, plain.w, plain.jsr, plain.jcong)
+    assert fast.seed64() == plain.next32() << 32 | plain.next32()
+
+
+def test_kiss_is_seeded_by_one_draw() -> None:
+    rng, twin = Rng(11), Rng(11)
+    assert rng.kiss().next32() == Kiss99.from_seed(twin.next64()).next32() and rng.state == twin.state
 
 
 def test_permute_is_uniform() -> None:
-    rng, counts = Rng(3), dict[tuple[int, ...], int]()  # every order of 4 items about equally often
+    kiss, counts = Rng(3).kiss(), dict[tuple[int, ...], int]()  # every order of 4 items about equally often
     for _ in range(24_000):
         items = [0, 1, 2, 3]
-        rng.permute(items)
+        kiss.permute(items)
         counts[tuple(items)] = counts.get(tuple(items), 0) + 1
     assert len(counts) == 24 and all(850 < c < 1150 for c in counts.values())

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import MutableSequence
 from typing import TypeVar
 
-from .digits import swap_by_digits
+from .kiss import Kiss99
 
 T = TypeVar("T")
 
@@ -21,8 +21,6 @@ _MIX1 = 0xBF58476D1CE4E5B9
 _MIX2 = 0x94D049BB133111EB
 _LIMITS = tuple(_SPAN - _SPAN % n if n else 0 for n in range(1024))
 """_LIMITS[n]: the rejection limit of below(n) for small n (the largest multiple of n up to 2**64)."""
-_BATCH = 1 << 60
-"""Largest product of bounds drawn at once by :meth:`Rng.permute` (a draw is rejected with chance < 1/16)."""
 
 
 class Rng:
@@ -88,49 +86,16 @@ class Rng:
             items[i], items[j] = items[j], items[i]
         self.state = state
 
-    def permute(self, items: list[T]) -> None:
-        """Shuffle ``items`` in place, uniformly, with about a tenth of the draws of :meth:`shuffle`:
-        Fisher–Yates whose swap indices are the mixed-radix digits of one draw below the product of
-        several consecutive bounds (each digit is uniform and independent of the others). A different
-        sequence from :meth:`shuffle` for the same generator, so it is for search (determinisations),
-        never for a game's own chance, whose draws the golden records fix."""
-        state = self.state
-        for top, bottom, product in _batches(len(items)):
-            limit = _SPAN - _SPAN % product
-            while True:
-                state = (state + _GOLDEN) & _MASK
-                z = ((state ^ (state >> 30)) * _MIX1) & _MASK
-                z = ((z ^ (z >> 27)) * _MIX2) & _MASK
-                z ^= z >> 31
-                if z < limit:
-                    break
-            swap_by_digits(items, z % product, top, bottom)
-        self.state = state
+    def kiss(self) -> Kiss99:
+        """A :class:`~spieltafel.core.kiss.Kiss99` seeded with one draw of this generator: cheap
+        shuffles and seeds, as native code when compiled. Its draws differ from this generator's, so
+        it is for search (determinisations), never for a game's own chance, whose draws the golden
+        records fix."""
+        return Kiss99.from_seed(self.next64())
 
     def fork(self) -> Rng:
         """Return an independent generator seeded from this one."""
         return Rng(self.next64())
-
-
-_BATCHES: dict[int, tuple[tuple[int, int, int], ...]] = {}
-
-
-def _batches(length: int) -> tuple[tuple[int, int, int], ...]:
-    """How :meth:`Rng.permute` groups the swaps of a list of ``length`` items: (first i, last i − 1,
-    product of the bounds i + 1 over the group), i from the end down to 1 (cached per length)."""
-    found = _BATCHES.get(length)
-    if found is None:
-        groups: list[tuple[int, int, int]] = []
-        i = length - 1
-        while i > 0:
-            product, low = 1, i
-            while low > 0 and product * (low + 1) <= _BATCH:
-                product *= low + 1
-                low -= 1
-            groups.append((i, low, product))
-            i = low
-        found = _BATCHES[length] = tuple(groups)
-    return found
 
 
 def sample_seed(rng: Rng) -> int:

@@ -126,6 +126,9 @@ def _cards() -> tuple[tuple[int, ...], tuple[int, ...]]:
     return tuple(kinds), tuple(decks)
 
 
-CARD_KIND, CARD_DECK = _cards()
-"""Per card id (0–41): its kind (index into KINDS) and its deck (0 = one palm, 1 = two, 2 = three)."""
+_KINDS_AND_DECKS: Final = _cards()
+CARD_KIND: Final = _KINDS_AND_DECKS[0]
+"""Per card id (0–41): its kind (index into KINDS)."""
+CARD_DECK: Final = _KINDS_AND_DECKS[1]
+"""Per card id (0–41): its deck (0 = one palm, 1 = two, 2 = three)."""
 CARDS: Final = len(CARD_KIND)

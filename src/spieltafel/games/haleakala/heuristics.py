@@ -10,6 +10,8 @@ The greedy bot uses the difference to the other seat (majorities are relative).
 
 from __future__ import annotations
 
+from typing import Final
+
 from spieltafel.core import State
 
 from .board import CARD_KIND, FIELDS, LAVA_FLOW, ring_of, segment_of
@@ -17,8 +19,8 @@ from .components import NAUTILUS, NAUTILUS_POINTS, STATUE_POINTS
 from .rules import OVER, TERRAINS, fish_points, pearl_points, scoring_card_points, statues_on
 from .state import HaleakalaState
 
-SHELL_WORTH = 1.2
-SHAMAN_HEIGHT_WORTH = 0.3
+SHELL_WORTH: Final = 1.2
+SHAMAN_HEIGHT_WORTH: Final = 0.3
 TEMPERATURE = 3.0
 """How uncertain the values are, in points: the softmax temperature of search bots' cut-off rewards."""
 
@@ -35,9 +37,9 @@ def _flow_depth(f: int) -> int:
     return flow.index(f) + 1 if f in flow else FIELDS
 
 
-FLOW_DEPTH = tuple(_flow_depth(f) for f in range(FIELDS))
+FLOW_DEPTH: Final = tuple(_flow_depth(f) for f in range(FIELDS))
 """Per field: ``threatened`` is true exactly when the crater of its segment holds this many chips or more."""
-FIELD_STATUE_POINTS = tuple(STATUE_POINTS.get(ring_of(f), 0) for f in range(FIELDS))
+FIELD_STATUE_POINTS: Final = tuple(STATUE_POINTS.get(ring_of(f), 0) for f in range(FIELDS))
 
 
 def statue_value(s: HaleakalaState, seat: int, scorings_left: int) -> float:

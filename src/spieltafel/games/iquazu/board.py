@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cache
 from itertools import product
+from typing import Final
 
 from .components import (
     BONUS_COLUMNS_START,
@@ -15,26 +16,26 @@ from .components import (
     ROCK_STRIPS,
 )
 
-STRIP_CELLS: tuple[tuple[str, ...], ...] = tuple(tuple(strip.split()) for strip in ROCK_STRIPS)
+STRIP_CELLS: Final[tuple[tuple[str, ...], ...]] = tuple(tuple(strip.split()) for strip in ROCK_STRIPS)
 """Per strip, per board column, the slot colours of that cell from top to bottom."""
-ROWS = len(STRIP_CELLS)
-COLUMNS = len(STRIP_CELLS[0])
-COLUMN_SIZES = tuple(sum(len(strip[c]) for strip in STRIP_CELLS) for c in range(COLUMNS))
+ROWS: Final = len(STRIP_CELLS)
+COLUMNS: Final = len(STRIP_CELLS[0])
+COLUMN_SIZES: Final = tuple(sum(len(strip[c]) for strip in STRIP_CELLS) for c in range(COLUMNS))
 """Slots per board column: independent of the order in which the strips are laid."""
-COLUMN_STARTS = tuple(sum(COLUMN_SIZES[:c]) for c in range(COLUMNS + 1))
-SLOTS = COLUMN_STARTS[-1]
-COLUMN_SLOTS = tuple(tuple(range(COLUMN_STARTS[c], COLUMN_STARTS[c + 1])) for c in range(COLUMNS))
-SLOT_ACTIONS: list[dict[int, tuple[int, ...]]] = [{} for _ in range(SLOTS)]
+COLUMN_STARTS: Final = tuple(sum(COLUMN_SIZES[:c]) for c in range(COLUMNS + 1))
+SLOTS: Final = COLUMN_STARTS[-1]
+COLUMN_SLOTS: Final = tuple(tuple(range(COLUMN_STARTS[c], COLUMN_STARTS[c + 1])) for c in range(COLUMNS))
+SLOT_ACTIONS: Final[list[dict[int, tuple[int, ...]]]] = [{} for _ in range(SLOTS)]
 """Per slot: pattern set id → the placement actions on that slot (filled by :func:`slot_actions`)."""
-HEIGHT_LETTERS = "abcdefghij"
+HEIGHT_LETTERS: Final = "abcdefghij"
 
-ROCK_COLUMNS = len(ROCK_POINTS[2])
+ROCK_COLUMNS: Final = len(ROCK_POINTS[2])
 """Board columns with a rock (points) on the score board: 1..11."""
-LAST_INTERIM = ROCK_COLUMNS - 3
+LAST_INTERIM: Final = ROCK_COLUMNS - 3
 """0-based column of the third-to-last rock: its scoring ends the game."""
-FRAME_POSITIONS = LAST_INTERIM + 1
+FRAME_POSITIONS: Final = LAST_INTERIM + 1
 """The frame's first column runs over board columns 1..9 (8 water strips = 8 shifts)."""
-BONUS_FIELDS = FRAME_POSITIONS * ROWS
+BONUS_FIELDS: Final = FRAME_POSITIONS * ROWS
 """One bonus field per row on each of the board columns 6..14 (45 tiles)."""
 
 
@@ -119,15 +120,15 @@ def layout(strip_order: tuple[int, ...]) -> Layout:
 #   normal: a cards of the slot colour, b pairs of the next colour, c pairs of the one after (W→B→O→W)
 #   any:    a white, b blue, c orange cards.
 
-PATTERNS: tuple[tuple[bool, int, int, int, int], ...] = tuple(
+PATTERNS: Final[tuple[tuple[bool, int, int, int, int], ...]] = tuple(
     (any_colour, cost, a, b, c)
     for any_colour in (False, True)
     for cost in range(1, FRAME_COLUMNS + 1)
     for a, b, c in product(range(cost + 1), repeat=3)
     if a + b + c == cost
 )
-PATTERN_COUNT = len(PATTERNS)
-ANY_PATTERN_START = PATTERN_COUNT // 2
+PATTERN_COUNT: Final = len(PATTERNS)
+ANY_PATTERN_START: Final = PATTERN_COUNT // 2
 
 
 def cards_paid(pattern: int, slot_colour: int) -> tuple[int, int, int]:
@@ -142,7 +143,7 @@ def cards_paid(pattern: int, slot_colour: int) -> tuple[int, int, int]:
     return paid[0], paid[1], paid[2]
 
 
-CARDS_PAID = tuple(tuple(cards_paid(p, colour) for p in range(PATTERN_COUNT)) for colour in range(3))
+CARDS_PAID: Final = tuple(tuple(cards_paid(p, colour) for p in range(PATTERN_COUNT)) for colour in range(3))
 """CARDS_PAID[slot colour][pattern]: :func:`cards_paid`, looked up."""
 
 
@@ -162,7 +163,7 @@ def pattern_for(any_colour: bool, slot_colour: int, cards: tuple[int, int, int])
         return None
 
 
-_NEEDS: dict[tuple[bool, int, int], tuple[tuple[int, int, int, int], ...]] = {
+_NEEDS: Final[dict[tuple[bool, int, int], tuple[tuple[int, int, int, int], ...]]] = {
     (any_colour, colour, cost): tuple(
         (p, *cards_paid(p, colour))
         for p in range(PATTERN_COUNT)
@@ -180,12 +181,12 @@ def affordable(any_colour: bool, colour: int, cost: int, w: int, b: int, o: int)
     return tuple(p for p, nw, nb, no in _NEEDS[any_colour, colour, cost] if nw <= w and nb <= b and no <= o)
 
 
-CARD_CAP = 2 * FRAME_COLUMNS
+CARD_CAP: Final = 2 * FRAME_COLUMNS
 """No payment needs more cards of one colour: a hand with more pays for exactly the same patterns."""
 
-PATTERN_SETS: list[tuple[int, ...]] = [()]
+PATTERN_SETS: Final[list[tuple[int, ...]]] = [()]
 """Distinct sets of affordable patterns (ascending), by id; id 0 is the empty set."""
-_PATTERN_SET_IDS: dict[tuple[int, ...], int] = {(): 0}
+_PATTERN_SET_IDS: Final[dict[tuple[int, ...], int]] = {(): 0}
 
 
 def _pattern_set_id(patterns: tuple[int, ...]) -> int:
@@ -220,11 +221,10 @@ def slot_actions(slot: int, pattern_set: int) -> tuple[int, ...]:
     return actions
 
 
-
-PLANS: list[tuple[tuple[int, int, int], ...] | None] = [None] * (2 * (CARD_CAP + 1) ** 3)
+PLANS: Final[list[tuple[tuple[int, int, int], ...] | None]] = [None] * (2 * (CARD_CAP + 1) ** 3)
 """The cache of :func:`payment_plan` as a list, by ((w · 11 + b) · 11 + o) · 2 + has_any: one list
 lookup on the placement hot path."""
-CAPPED = tuple(min(n, CARD_CAP) for n in range(61))
+CAPPED: Final = tuple(min(n, CARD_CAP) for n in range(61))
 """CAPPED[n]: n cards of one colour capped at CARD_CAP (a hand holds at most the 60 cards)."""
 
 

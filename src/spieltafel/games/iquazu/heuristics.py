@@ -11,6 +11,8 @@ value = points already scored
 
 from __future__ import annotations
 
+from typing import Final
+
 from spieltafel.core import State
 
 from .board import COLUMN_STARTS, LAST_INTERIM, ROCK_COLUMNS
@@ -18,12 +20,12 @@ from .components import FRAME_COLUMNS, HAND_LIMIT, ROCK_POINTS, TILE_KINDS
 from .rules import EMPTY, OVER, rock_ranking, row_winners
 from .state import IquazuState
 
-COLUMN_CERTAINTY = (1.0, 0.7, 0.5, 0.35, 0.25)
+COLUMN_CERTAINTY: Final = (1.0, 0.7, 0.5, 0.35, 0.25)
 """How much a current majority in frame column k is worth: the further right, the less certain."""
 TILE_WORTH = {"cards": 1.2, "any": 1.5, "double": 2.0}
-ROW_LEAD_WORTH = 1.5
-CARD_WORTH = 0.45
-TILE_VALUE = tuple(worth if effect == "points" else TILE_WORTH[effect] for _, effect, worth in TILE_KINDS)
+ROW_LEAD_WORTH: Final = 1.5
+CARD_WORTH: Final = 0.45
+TILE_VALUE: Final = tuple(worth if effect == "points" else TILE_WORTH[effect] for _, effect, worth in TILE_KINDS)
 """What one bonus tile of each kind is worth: points tiles at face value, usable tiles typically."""
 TEMPERATURE = 4.0
 """How uncertain the values are, in points: the softmax temperature of search bots' cut-off rewards."""

@@ -48,11 +48,14 @@ OVER: Final = 3
 PHASE_NAMES: Final = ("action", "end-of-turn", "discard", "over")
 
 TILE_INDEX: Final = {code: i for i, (code, _, _) in enumerate(TILE_KINDS)}
-ANY = TILE_INDEX["any"]
-DOUBLE = TILE_INDEX["double"]
-CARDS2, CARDS3, CARDS4 = CARD_TILES = tuple(TILE_INDEX[c] for c in ("cards2", "cards3", "cards4"))
-_CAP1 = CARD_CAP + 1
-TILE_ACTIONS = tuple((BONUS + t, t) for t in (*CARD_TILES, DOUBLE))
+ANY: Final = TILE_INDEX["any"]
+DOUBLE: Final = TILE_INDEX["double"]
+CARDS2: Final = TILE_INDEX["cards2"]
+CARDS3: Final = TILE_INDEX["cards3"]
+CARDS4: Final = TILE_INDEX["cards4"]
+CARD_TILES: Final = (CARDS2, CARDS3, CARDS4)
+_CAP1: Final = CARD_CAP + 1
+TILE_ACTIONS: Final = tuple((BONUS + t, t) for t in (*CARD_TILES, DOUBLE))
 
 
 # -- legal actions --------------------------------------------------------------------------------

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar, final
+from typing import Any, ClassVar, Final, final
 
 from spieltafel.core import JSON, Event, Game, IllegalActionError, Rng, State, sample_seed
 
@@ -20,11 +20,11 @@ from .components import (
 )
 from .rules import ACTION, EMPTY, OVER, TILE_INDEX
 
-_LIGHT = tuple(TILE_INDEX[c] for c, n in LIGHT_TILES.items() for _ in range(n))
-_DARK = tuple(TILE_INDEX[c] for c, n in DARK_TILES.items() for _ in range(n))
-_FIELD_IS_DARK = tuple(bonus_field_is_dark(f) for f in range(BONUS_FIELDS))
-_DECK = tuple(colour for colour in range(3) for _ in range(CARDS_PER_COLOUR))
-_ALONE = tuple((seat,) for seat in range(8))
+_LIGHT: Final = tuple(TILE_INDEX[c] for c, n in LIGHT_TILES.items() for _ in range(n))
+_DARK: Final = tuple(TILE_INDEX[c] for c, n in DARK_TILES.items() for _ in range(n))
+_FIELD_IS_DARK: Final = tuple(bonus_field_is_dark(f) for f in range(BONUS_FIELDS))
+_DECK: Final = tuple(colour for colour in range(3) for _ in range(CARDS_PER_COLOUR))
+_ALONE: Final = tuple((seat,) for seat in range(8))
 """_ALONE[seat]: the tuple (seat,), made once (seats_to_act on the hot path)."""
 
 

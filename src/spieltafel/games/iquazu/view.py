@@ -8,7 +8,7 @@ tiles a player won (they were face up in the frame when handed out).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from spieltafel.core import JSON, Rng
 
@@ -93,7 +93,9 @@ def resample_hidden(s: IquazuState, seat: int, rng: Rng) -> None:
     pile are shuffled together and dealt back in their sizes; face-down tiles are shuffled among the
     fields of their back colour; the game's own generator is reseeded. What is shuffled is sorted
     first, so the result depends only on the seat's view and ``rng``, never on the hidden truth.
-    Shuffles use :meth:`Rng.permute` (uniform, about a tenth of the draws of ``shuffle``)."""
+    The shuffles and the new generator's seed come from one draw of ``rng`` (:meth:`Rng.kiss`: a
+    native-code generator when compiled; every shuffle uniform)."""
+    kiss = rng.kiss()
     pile = s.pile
     white, blue = pile.count(0), pile.count(1)
     orange = len(pile) - white - blue
@@ -105,7 +107,7 @@ def resample_hidden(s: IquazuState, seat: int, rng: Rng) -> None:
         blue += b
         orange += o
     pool = [0] * white + [1] * blue + [2] * orange  # sorted
-    rng.permute(pool)
+    kiss.permute(pool)
     end = len(pool)
     for other in others:
         start = end - sum(hands[other])
@@ -118,17 +120,17 @@ def resample_hidden(s: IquazuState, seat: int, rng: Rng) -> None:
     for fields_of_a_back in FACE_DOWN_FIELDS[s.frame]:
         fields = [f for f in fields_of_a_back if bonus[f] != NO_TILE]
         tiles = sorted([bonus[f] for f in fields])
-        rng.permute(tiles)
+        kiss.permute(tiles)
         for f, tile in zip(fields, tiles, strict=True):
             bonus[f] = tile
-    s.rng = rng.fork()
+    s.rng = Rng(kiss.seed64())
 
 
 def _face_down_fields(frame: int, dark: bool) -> tuple[int, ...]:
     return tuple(f for f in range(BONUS_FIELDS) if f // ROWS > frame and bonus_field_is_dark(f) == dark)
 
 
-FACE_DOWN_FIELDS = tuple(
+FACE_DOWN_FIELDS: Final = tuple(
     (_face_down_fields(frame, False), _face_down_fields(frame, True)) for frame in range(BONUS_FIELDS // ROWS)
 )
 """Per frame position: the bonus fields still face down, light-backed then dark-backed, ascending."""
