@@ -97,8 +97,10 @@ def view(s: HaleakalaState, seat: int | None) -> dict[str, JSON]:
 def resample_hidden(s: HaleakalaState, rng: Rng) -> None:
     """Deal each face-down deck anew (its contents are public, its order is not) and reseed the game's
     own generator. Each deck is sorted before the shuffle, so that the result depends only on what the
-    seat sees and on ``rng``: nothing of the true deck order survives in the copy."""
+    seat sees and on ``rng``: nothing of the true deck order survives in the copy. The shuffles and
+    the new generator's seed come from one draw of ``rng`` (:meth:`Rng.kiss`, as in Iquazú)."""
+    kiss = rng.kiss()
     for deck in s.decks:
         deck.sort()
-        rng.shuffle(deck)
-    s.rng = rng.fork()
+        kiss.permute(deck)
+    s.rng = Rng(kiss.seed64())

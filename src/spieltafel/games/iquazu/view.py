@@ -110,7 +110,8 @@ def resample_hidden(s: IquazuState, seat: int, rng: Rng) -> None:
     kiss.permute(pool)
     end = len(pool)
     for other in others:
-        start = end - sum(hands[other])
+        hand = hands[other]
+        start = end - hand[0] - hand[1] - hand[2]
         dealt = pool[start:end]
         hands[other] = [dealt.count(0), dealt.count(1), dealt.count(2)]
         end = start
@@ -119,10 +120,11 @@ def resample_hidden(s: IquazuState, seat: int, rng: Rng) -> None:
     bonus = s.bonus
     for fields_of_a_back in FACE_DOWN_FIELDS[s.frame]:
         fields = [f for f in fields_of_a_back if bonus[f] != NO_TILE]
-        tiles = sorted([bonus[f] for f in fields])
+        tiles = [bonus[f] for f in fields]
+        tiles.sort()
         kiss.permute(tiles)
-        for f, tile in zip(fields, tiles, strict=True):
-            bonus[f] = tile
+        for k in range(len(fields)):  # not zip(): compiled, a loop over indices stays native code
+            bonus[fields[k]] = tiles[k]
     s.rng = Rng(kiss.seed64())
 
 
