@@ -63,9 +63,10 @@ def _extensions() -> list[object]:
     # pip builds in an isolated environment without the project's dependencies (rich, pydantic, ...):
     # their types are unknown there (Any; the engines' own types are all known), so compile with a
     # config of its own instead of pyproject.toml's strict one, which CI's `mypy --strict src` checks.
-    config = Path(tempfile.mkdtemp()) / "mypyc.ini"
-    config.write_text("[mypy]\nignore_missing_imports = True\n")
-    return list(mypycify(["--config-file", str(config), *COMPILED], opt_level="3"))
+    with tempfile.TemporaryDirectory() as folder:  # mypycify writes the C sources before it returns
+        config = Path(folder) / "mypyc.ini"
+        config.write_text("[mypy]\nignore_missing_imports = True\n")
+        return list(mypycify(["--config-file", str(config), *COMPILED], opt_level="3"))
 
 
 setup(ext_modules=_extensions(), cmdclass={"build_ext": OptionalBuildExt})

@@ -126,7 +126,7 @@ def test_the_time_cap_covers_the_last_iteration_and_the_choice(
     bot.choose(observation)
     first_sample = iteration_seconds  # choose() draws one sample before the search starts
     assert clock[0] - 100.0 <= 1.0 - IsmctsBot._reserve(1.0) or bot.last_iterations == 1
-    assert bot.last_iterations >= max(1, int((1.0 - 0.02 - first_sample) / iteration_seconds / 3))
+    assert bot.last_iterations >= max(1, int((1.0 - IsmctsBot._reserve(1.0) - first_sample) / iteration_seconds / 3))
 
 
 def test_bots_never_receive_the_state() -> None:

@@ -208,15 +208,15 @@ def test_language_switch_changes_the_page(server: Server, browser: Any, shots: P
     assert eve.locator("html").get_attribute("lang") == "nl"
     dutch = eve.locator("#h-open").inner_text()
     eve.click(".language-switch button[value='de']")
-    eve.wait_for_function("() => document.documentElement.lang === 'de'")
+    eve.wait_for_function("() => document.documentElement?.lang === 'de'")
     german = eve.locator("#h-open").inner_text()
     eve.click(".language-switch button[value='en']")
-    eve.wait_for_function("() => document.documentElement.lang === 'en'")
+    eve.wait_for_function("() => document.documentElement?.lang === 'en'")
     assert eve.locator("#h-open").inner_text() == "Open tables"
     assert len({dutch, german, "Open tables"}) == 3
     # Remembered for an account: sign up in German, sign out, sign in from an English browser.
     eve.click(".language-switch button[value='de']")
-    eve.wait_for_function("() => document.documentElement.lang === 'de'")
+    eve.wait_for_function("() => document.documentElement?.lang === 'de'")
     sign_up(eve, server.url, "eve")
     eve.goto(server.url + "/tables/new?game=niagara&players=3")
     assert eve.locator("html").get_attribute("lang") == "de"
