@@ -182,13 +182,7 @@ def play_one(page: Any, rng: random.Random, keyboard: bool = False) -> None:
     targets = page.locator("#board [data-action], #board [data-actions]")
     count = targets.count()
     if count:
-        target = targets.nth(rng.randrange(count))
-        target.scroll_into_view_if_needed()
-        if keyboard:
-            target.focus()
-            page.keyboard.press("Enter")
-        else:
-            target.click()
+        _press_target(page, targets, rng.randrange(count), keyboard)
     else:
         page.click("#move-list-box summary")
         buttons = page.locator("#move-list [data-action]")
@@ -217,6 +211,28 @@ def play_one(page: Any, rng: random.Random, keyboard: bool = False) -> None:
     )
     error = page.locator("#move-error:not([hidden])")
     assert not error.count(), error.inner_text()
+
+
+def _press_target(page: Any, targets: Any, index: int, keyboard: bool) -> None:
+    """Click a board target, or focus it and press Enter. A state message that arrives meanwhile (another
+    seat's secret choice while it is still this seat's turn) draws the board anew and detaches the target:
+    then the same target of the new board is taken again."""
+    from playwright.sync_api import Error as PlaywrightError
+
+    for attempt in range(5):
+        page.wait_for_selector("#turn-banner.mine")
+        target = targets.nth(min(index, targets.count() - 1))
+        try:
+            target.scroll_into_view_if_needed()
+            if keyboard:
+                target.focus()
+                page.keyboard.press("Enter")
+            else:
+                target.click()
+            return
+        except PlaywrightError as error:
+            if "not attached" not in str(error) or attempt == 4:
+                raise
 
 
 def shoot(page: Any, folder: Path, name: str) -> list[Path]:

@@ -30,7 +30,7 @@ from . import clocks
 from .accounts import Account
 from .clocks import Limits, SeatClock, Timing
 from .db import AccountRow, Database, GuestRow, MoveRow, SeatRow, TableRow
-from .db.engine import RawStatement
+from .db.group_commit import GroupCommit, PlainMove
 from .db.models import utcnow
 from .errors import Conflict, Forbidden, Invalid, NotFound, StaleSeq, Unauthenticated
 from .hub import Hub
@@ -185,6 +185,8 @@ class TableService:
         self.jobs = jobs
         self.recent_events = recent_events
         self._live: dict[int, Live] = {}
+        self._group_commit = GroupCommit(db, utcnow)
+        """Plain moves on PostgreSQL (``_append``): one statement for the moves of many tables."""
         self._locks: dict[int, asyncio.Lock] = {}
         self._labels: dict[str, Callable[[str], str]] = {}
         self._invites: dict[int, str | None] = {}
@@ -608,9 +610,12 @@ class TableService:
         row = {"table_id": live.id, "seq": live.seq, "seat": seat, "action": action, "notation": notation}
         alone = not changes and not after.is_over and live.seats[seat].playing and self.db.kind == "postgresql"
         try:
-            if alone:  # one statement, committed on its own: one round trip, no BEGIN and COMMIT
-                if await self.db.execute_alone(_HOLD_AND_APPEND_RAW, _hold_and_append_parameters(row)) != 1:
+            if alone:  # committed with the other processes' plain moves of the moment, one statement
+                outcome = await self._group_commit.append(PlainMove(live.id, live.seq, seat, action, notation))
+                if outcome == "gone":
                     raise _SeatGone
+                if outcome == "stale":
+                    raise _Stale
                 return
             async with self.db.write() as session:
                 if live.seats[seat].playing and self.db.kind == "postgresql":
@@ -624,7 +629,7 @@ class TableService:
                     await session.execute(update(TableRow).where(TableRow.id == live.id).values(status="over"))
                     for finish in self.finishers:  # in the same transaction: once per game, with the last move
                         await finish(session, live, after)
-        except IntegrityError as error:  # another writer committed this seq first
+        except (IntegrityError, _Stale) as error:  # another writer committed this seq first
             fresh = await self._load(live.id, refresh=True)
             raise StaleSeq(live.seq, fresh.seq) from error
         except _SeatGone as error:  # another process applied the leaver rule a moment ago
@@ -934,6 +939,10 @@ class _SeatGone(Exception):
     pass
 
 
+class _Stale(Exception):
+    """Another move at this ``seq`` was committed first (the group commit's answer)."""
+
+
 _SEATS = cast(Table, SeatRow.__table__)
 _MOVES = cast(Table, MoveRow.__table__)
 
@@ -980,7 +989,6 @@ def _hold_and_append_parameters(row: Mapping[str, Any]) -> dict[str, Any]:
 
 
 _HOLD_AND_APPEND = _hold_and_append_statement()
-_HOLD_AND_APPEND_RAW = RawStatement(_HOLD_AND_APPEND)
 
 
 async def _write_clocks(

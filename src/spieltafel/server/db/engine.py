@@ -7,13 +7,12 @@ import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 import asyncpg  # type: ignore[import-untyped]  # no stubs; used for its errors only
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import ClauseElement, Connection, event, text
-from sqlalchemy.dialects.postgresql.asyncpg import dialect as asyncpg_dialect
+from sqlalchemy import Connection, event, text
 from sqlalchemy.exc import DisconnectionError, IntegrityError, OperationalError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
@@ -21,7 +20,6 @@ from sqlalchemy.ext.asyncio import (
     async_sessionmaker,
     create_async_engine,
 )
-from sqlalchemy.sql.compiler import SQLCompiler
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 HEALTH_TIMEOUT = 2.0
@@ -87,22 +85,6 @@ def _ping_when_idle(engine: AsyncEngine) -> None:
     event.listen(pool, "checkout", check)
 
 
-class RawStatement:
-    """A Core statement compiled once for PostgreSQL (asyncpg): its SQL text and the order of its
-    parameters, for :meth:`Database.execute_alone`. The statement is still written with SQLAlchemy,
-    in one place; only the compiling and binding per call are skipped."""
-
-    def __init__(self, statement: ClauseElement) -> None:
-        compiled = cast(SQLCompiler, statement.compile(dialect=asyncpg_dialect()))  # type: ignore[no-untyped-call]
-        self.sql = str(compiled)
-        self.names = tuple(compiled.positiontup or ())
-        self.constants = dict(compiled.params)
-
-    def arguments(self, parameters: dict[str, Any]) -> list[Any]:
-        merged = self.constants | parameters
-        return [merged[name] for name in self.names]
-
-
 class Database:
     """The engine and a session factory for one database URL."""
 
@@ -130,23 +112,21 @@ class Database:
             async with self.session.begin() as session:
                 yield session
 
-    async def execute_alone(self, statement: RawStatement, parameters: dict[str, Any]) -> int:
+    async def fetch_alone(self, sql: str, *arguments: Any) -> list[Any]:
         """Run one statement on PostgreSQL straight through asyncpg (its own prepared-statement cache) on a
         pooled connection in autocommit: committed when it returns, with no BEGIN and COMMIT and none of
-        SQLAlchemy's per-call compiling and parameter processing (a person's move; docs/performance.md).
-        Returns the rows affected. asyncpg's errors come out as SQLAlchemy's (a broken connection
-        leaves the pool)."""
+        SQLAlchemy's per-call work (the group commit of moves; docs/performance.md). Returns its rows.
+        asyncpg's errors come out as SQLAlchemy's (a broken connection leaves the pool)."""
         async with self._autocommit.connect() as connection:
             driver: Any = (await connection.get_raw_connection()).driver_connection
             try:
-                status: str = await driver.execute(statement.sql, *statement.arguments(parameters))
+                return list(await driver.fetch(sql, *arguments))
             except asyncpg.IntegrityConstraintViolationError as error:
-                raise IntegrityError(statement.sql, parameters, error) from error
+                raise IntegrityError(sql, arguments, error) from error
             except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as error:
                 if not isinstance(error, asyncpg.PostgresError) or driver.is_closed():
                     await connection.invalidate()
-                raise OperationalError(statement.sql, parameters, error) from error
-        return int(status.rsplit(" ", 1)[-1])
+                raise OperationalError(sql, arguments, error) from error
 
     @property
     def kind(self) -> str:
