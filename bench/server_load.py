@@ -6,7 +6,9 @@ plays a random legal action as soon as it may.
 Reports moves/s, move→update latency (from sending a move until the mover receives the state that
 includes it) p50/p95/p99/max, and errors. With ``--expert-tables K`` it first opens K tables where only
 ``expert`` bots play, so that the latency of people's moves is measured while the bots think.
-Seat ``i`` of every table is played by the same account ``i`` (accounts are made once per run).
+Seat ``i`` of every table is played by the same account ``i`` (accounts are made once per run); with
+``--groups K``, K groups of accounts take the tables in turn (table ``n`` is played by group ``n % K``), so
+that not every game ends with the same players' ratings to update.
 
 Several processes: ``--url`` takes a comma-separated list; tables are made through the first, and the
 seats' WebSockets are spread round robin over all (so most moves fan out across processes).
@@ -21,6 +23,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import json
 import os
 import random
@@ -49,11 +52,14 @@ class Totals:
 
 
 async def account(client: httpx.AsyncClient, number: int) -> dict[str, str]:
+    """A new account's token header (its own client, for its session cookie: accounts are made in parallel)."""
     name = f"b{number}_{uuid.uuid4().hex[:8]}"
-    (await client.post("/api/accounts", json={"name": name, "password": PASSWORD})).raise_for_status()
-    (await client.post("/api/session", json={"name": name, "password": PASSWORD})).raise_for_status()
-    token = (await client.post("/api/tokens")).json()["token"]
-    client.cookies.clear()
+    async with httpx.AsyncClient(base_url=client.base_url, timeout=60) as own:
+        (await own.post("/api/accounts", json={"name": name, "password": PASSWORD})).raise_for_status()
+        (await own.post("/api/session", json={"name": name, "password": PASSWORD})).raise_for_status()
+        answer = await own.post("/api/tokens")
+        answer.raise_for_status()
+        token = answer.json()["token"]
     return {"Authorization": f"Bearer {token}"}
 
 
@@ -95,6 +101,12 @@ class Start:
     def arrived(self) -> None:
         self.connected += 1
         if self.connected == self.seats:
+            # The driver's own heap (3,000 sockets and their tasks) made Python's cyclic collector cost it
+            # ~8 s of CPU and pauses of up to 0.3 s a run, counted in the servers' latencies: what exists
+            # now is frozen and the passes are made rarer (the servers do the same: server.app.tune_collector).
+            gc.collect()
+            gc.freeze()
+            gc.set_threshold(50_000, 20, 100)
             self.started = time.monotonic()
             self.stop = self.started + self.seconds
             self.go.set()
@@ -201,16 +213,25 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     limits = httpx.Limits(max_connections=50)
     urls = args.url.split(",")
     async with httpx.AsyncClient(base_url=urls[0], timeout=60, limits=limits) as client:
-        people = [await account(client, seat) for seat in range(args.players)]
+        made = asyncio.Semaphore(8)
+
+        async def member(number: int) -> dict[str, str]:
+            async with made:
+                return await account(client, number)
+
+        numbers = [seat for _ in range(args.groups) for seat in range(args.players)]
+        made_accounts = await asyncio.gather(*(member(number) for number in numbers))
+        groups = [made_accounts[start:start + args.players] for start in range(0, len(numbers), args.players)]
+        people = groups[0]
         if args.expert_tables:
             await expert_tables(client, people[0], args.game, args.players, args.expert_tables)
         semaphore = asyncio.Semaphore(20)
 
-        async def limited() -> int:
+        async def limited(players: list[dict[str, str]]) -> int:
             async with semaphore:
-                return await open_table(client, people, args.game)
+                return await open_table(client, players, args.game)
 
-        tables = await asyncio.gather(*(limited() for _ in range(args.tables)))
+        tables = await asyncio.gather(*(limited(groups[number % args.groups]) for number in range(args.tables)))
     totals = Totals()
     ws_bases = [url.replace("http", "ws", 1) for url in urls]
     rng = random.Random(args.seed)
@@ -219,7 +240,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     await asyncio.gather(*(
         seat_client(f"{ws_bases[(number + seat) % len(urls)]}/ws/tables/{table_id}", who, start, totals,
                     random.Random(rng.random()), args.workload)
-        for number, table_id in enumerate(tables) for seat, who in enumerate(people)
+        for number, table_id in enumerate(tables) for seat, who in enumerate(groups[number % args.groups])
     ))
     cpu = cpu_between(start.cpu_at_start, cpu_probe(pids)) if start.cpu_at_start else {}
     if cpu and totals.moves:
@@ -248,6 +269,8 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=30.0, help="how long the seats play")
     parser.add_argument("--expert-tables", type=int, default=0, help="bot-only tables of 'expert' bots first")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--groups", type=int, default=1, help="groups of accounts taking the tables in turn "
+                        "(default 1: the same players at every table)")
     parser.add_argument("--workload", choices=("random", "hidden-hand"), default="random",
                         help="hidden-hand: the boardgame.io anchor's game and driver policy (sets --game, --players)")
     parser.add_argument("--pids", default="", help="comma-separated pids of the servers (and workers): their CPU "

@@ -2,11 +2,14 @@
 # Issue 13's load run: bench/server_load.py --workload hidden-hand with N tables against 2 spieltafel server
 # processes + 1 worker on PostgreSQL + Redis, then the boardgame.io anchor (../shared/anchors/bgio, `npm ci`
 # there first) on the same workload with N matches, in the same run. Each side: a warm-up of 20 games first.
-#   bash bench/side_by_side.sh [N=1000] [first port=18220]
+#   [ACCOUNT_GROUPS=50] bash bench/side_by_side.sh [N=1000] [first port=18220]
+# Our tables are played by ACCOUNT_GROUPS groups of 3 accounts in turn (boardgame.io's seats each have their own
+# credentials and nothing is rated; with one group, 1,000 games of the same 3 players end within a second and
+# their rating updates wait for each other: docs/performance.md).
 # Needs PostgreSQL (database scale_load, created fresh here) and Redis on 127.0.0.1 (db 2, prefix scale-load).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-N=${1:-1000}; PORT=${2:-18220}; PY=.venv/bin/python; BGIO=${BGIO:-../../shared/anchors/bgio}
+N=${1:-1000}; PORT=${2:-18220}; ACCOUNT_GROUPS=${ACCOUNT_GROUPS:-50}; PY=.venv/bin/python; BGIO=${BGIO:-../../shared/anchors/bgio}
 [ -d "$BGIO" ] || BGIO=/work/shared/anchors/bgio
 psql -h 127.0.0.1 -U postgres -qc 'DROP DATABASE IF EXISTS scale_load WITH (FORCE)' -c 'CREATE DATABASE scale_load'
 redis-cli -n 2 --scan --pattern 'scale-load*' | xargs -r redis-cli -n 2 del > /dev/null
@@ -23,7 +26,7 @@ for log in a b w; do until grep -q "Spieltafel" "$LOGS/$log.log"; do sleep 0.5; 
 URLS="http://127.0.0.1:$PORT,http://127.0.0.1:$((PORT + 1))"
 $PY bench/server_load.py --url "$URLS" --workload hidden-hand --tables 20 --seconds 60 > /dev/null   # warm-up
 echo "== spieltafel: 2 servers + 1 worker, PostgreSQL + Redis, $N tables"
-$PY bench/server_load.py --url "$URLS" --workload hidden-hand --tables "$N" --seconds 120 --json \
+$PY bench/server_load.py --url "$URLS" --workload hidden-hand --tables "$N" --groups "$ACCOUNT_GROUPS" --seconds 120 --json \
     --pids "$(IFS=,; echo "${PIDS[*]}")"   # the servers' and the worker's CPU per move
 kill "${PIDS[@]}"; wait "${PIDS[@]}" 2>/dev/null || true; PIDS=()
 echo "== boardgame.io 0.50.2 (one Node process, in memory), $N matches"

@@ -7,6 +7,8 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -167,3 +169,16 @@ async def test_several_server_processes_get_every_setting(tmp_path: Path) -> Non
         await drop_site_database(url)
     assert statuses == [201, 201, 201, 429]
     assert preflight.headers.get("access-control-allow-origin") == "https://agent.example"
+
+
+def test_the_collector_tuning_freezes_the_start_up_heap_and_raises_the_thresholds() -> None:
+    """``spieltafel serve`` turns ``tune_collector`` on (docs/performance.md); in a process of its own, since
+    it changes the interpreter's collector for good."""
+    script = (
+        "import gc; from spieltafel.server.app import COLLECTOR_THRESHOLDS, tune_collector; "
+        "assert gc.get_threshold() != COLLECTOR_THRESHOLDS and gc.get_freeze_count() == 0; tune_collector(); "
+        "print(gc.get_threshold() == COLLECTOR_THRESHOLDS, gc.get_freeze_count() > 10_000)"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["True", "True"]

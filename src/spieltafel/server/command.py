@@ -40,7 +40,7 @@ def serve(
     log_level: Annotated[str, typer.Option(help="uvicorn log level")] = "warning",
 ) -> None:
     """Start the online server: accounts, tables, live games and bots (API in docs/protocol.md)."""
-    settings = _settings(data, database_url, redis_url, bot_workers)
+    settings = _settings(data, database_url, redis_url, bot_workers).model_copy(update={"tune_collector": True})
     if workers > 1 and not settings.redis_url:
         raise typer.BadParameter("several server processes need Redis: give --redis-url", param_hint="--workers")
     listener = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)

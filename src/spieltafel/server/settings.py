@@ -50,6 +50,11 @@ class Settings(BaseSettings):
     cors_origins: list[str] = Field(
         default_factory=list, description="other sites whose pages may call the API with a token; none by default"
     )
+    tune_collector: bool = Field(
+        default=False,
+        description="freeze the start-up heap and make the cyclic garbage collector's passes rarer "
+        "(`spieltafel serve` turns it on; server.app.tune_collector)",
+    )
     sweep_seconds: float = Field(
         default=1.0, ge=0.0, le=3600.0, description="how often this process sweeps missed deadlines (0: never)"
     )
