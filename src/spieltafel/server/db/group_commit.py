@@ -90,7 +90,12 @@ class GroupCommit:
         self._waiting[move.table_id] = (move, future)
         if self._runner is None:
             self._runner = asyncio.create_task(self._run())
-        return await future
+        try:
+            return await future
+        except asyncio.CancelledError:  # the mover went away (a closed socket): a move not sent yet never is
+            if self._waiting.get(move.table_id, (None, None))[1] is future:
+                del self._waiting[move.table_id]
+            raise
 
     async def _run(self) -> None:
         try:
