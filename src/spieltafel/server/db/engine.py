@@ -46,9 +46,17 @@ def _upgrade(connection: Connection) -> None:
     command.upgrade(alembic_config(connection), "head")
 
 
+MIGRATION_LOCK = 0x53_70_69_65_6C_74
+"""The PostgreSQL advisory lock that makes processes starting at once on a new database migrate one after
+the other (without it two could both create the schema, and one failed on a duplicate type)."""
+
+
 async def migrate(engine: AsyncEngine) -> None:
-    """Create or upgrade the schema to the newest migration."""
+    """Create or upgrade the schema to the newest migration. On PostgreSQL under an advisory lock held
+    until the migration's transaction ends: a process that waited for it finds the schema made."""
     async with engine.begin() as connection:
+        if connection.dialect.name == "postgresql":
+            await connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
         await connection.run_sync(_upgrade)
 
 
