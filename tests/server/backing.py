@@ -26,6 +26,13 @@ DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 IN_CI = os.environ.get("CI", "").lower() == "true"
 
 
+needs_postgres = pytest.mark.skipif(
+    TEST_DATABASE_URL is None,
+    reason="PostgreSQL only: set SPIELTAFEL_TEST_DATABASE_URL (scripts/server_suite_postgres.py does)",
+)
+"""For tests of PostgreSQL's own paths (the group commit, the migration lock)."""
+
+
 def unavailable(reason: str) -> None:
     """Skip the test, or fail it under CI (where the services must be there)."""
     if IN_CI:

@@ -16,17 +16,10 @@ from spieltafel.server.db import MoveRow, SeatRow
 from spieltafel.server.db.group_commit import GroupCommit, PlainMove
 from spieltafel.server.db.models import utcnow
 
-from .backing import TEST_DATABASE_URL
+from .backing import needs_postgres
 from .helpers import person
 
-pytestmark = [
-    pytest.mark.anyio,
-    pytest.mark.skipif(
-        TEST_DATABASE_URL is None,
-        reason="the group commit is PostgreSQL's: set SPIELTAFEL_TEST_DATABASE_URL "
-        "(scripts/server_suite_postgres.py does)",
-    ),
-]
+pytestmark = [pytest.mark.anyio, needs_postgres]
 
 
 async def started_tables(client: httpx.AsyncClient, count: int) -> list[tuple[int, dict[str, Any]]]:

@@ -8,16 +8,9 @@ import pytest
 
 from spieltafel.server.db import Database
 
-from .backing import TEST_DATABASE_URL, fresh_database
+from .backing import fresh_database, needs_postgres
 
-pytestmark = [
-    pytest.mark.anyio,
-    pytest.mark.skipif(
-        TEST_DATABASE_URL is None,
-        reason="the migration lock is PostgreSQL's: set SPIELTAFEL_TEST_DATABASE_URL "
-        "(scripts/server_suite_postgres.py does)",
-    ),
-]
+pytestmark = [pytest.mark.anyio, needs_postgres]
 
 
 async def test_four_processes_migrating_a_new_database_at_once_all_start() -> None:
