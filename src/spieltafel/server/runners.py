@@ -32,21 +32,21 @@ log = logging.getLogger("spieltafel.server")
 WORKER_NICENESS = 10
 
 
-def _lower_priority() -> None:
+def _lower_priority(parent: int) -> None:
     with contextlib.suppress(OSError):  # not permitted: run at normal priority
         os.nice(WORKER_NICENESS)
-    _exit_when_orphaned()
+    _exit_when_orphaned(parent)
     get_game("iquazu")  # import the games once per worker, not on the first move
 
 
 ORPHAN_CHECK_SECONDS = 1.0
 
 
-def _exit_when_orphaned() -> None:
-    """End this worker once the process that started it is gone. A server or worker process killed with
-    SIGKILL cannot stop its pool, and the pool's processes would otherwise wait for work for ever (each
-    holding its interpreter and the games: ~58 MB)."""
-    parent = os.getppid()
+def _exit_when_orphaned(parent: int) -> None:
+    """End this worker once ``parent``, the process that started it, is gone. A server or worker process
+    killed with SIGKILL cannot stop its pool, and the pool's processes would otherwise wait for work for
+    ever (each holding its interpreter and the games: ~58 MB). The parent's pid comes from the parent: one
+    killed before this worker got here has already left it to init."""
 
     def watch() -> None:
         while True:
@@ -68,7 +68,8 @@ class BotPool:
 
     def __init__(self, workers: int) -> None:
         context = multiprocessing.get_context("spawn")
-        self._pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_lower_priority)
+        self._pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_lower_priority,
+                                         initargs=(os.getpid(),))
 
     async def choose(self, game: str, state: dict[str, Any], seat: int, level: str, seed: int) -> int:
         loop = asyncio.get_running_loop()

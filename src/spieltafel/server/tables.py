@@ -607,7 +607,6 @@ class TableService:
         self, live: Live, seat: int, action: int, notation: str, after: State,
         changes: Mapping[int, SeatClock],
     ) -> None:
-        row = {"table_id": live.id, "seq": live.seq, "seat": seat, "action": action, "notation": notation}
         alone = not changes and not after.is_over and live.seats[seat].playing and self.db.kind == "postgresql"
         try:
             if alone:  # committed with the other processes' plain moves of the moment, one statement
@@ -617,6 +616,7 @@ class TableService:
                 if outcome == "stale":
                     raise _Stale
                 return
+            row = {"table_id": live.id, "seq": live.seq, "seat": seat, "action": action, "notation": notation}
             async with self.db.write() as session:
                 if live.seats[seat].playing and self.db.kind == "postgresql":
                     await _hold_person_and_append(session, row)
