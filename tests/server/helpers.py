@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import time
 import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -15,6 +16,35 @@ import httpx
 from spieltafel.core import Event, GameRecord, State, get_game
 
 PASSWORD = "correct horse battery"
+
+
+RATED_WITHIN = 30.0
+"""Seconds a finished game's ratings may take: they are made after the last move's commit, and a game a
+bot ends is over for its readers a moment before its ratings are (``TableService.finish``)."""
+
+
+def rated(get: Callable[[str], Any], game: str, ready: Callable[[dict[str, dict[str, Any]]], bool]
+          ) -> dict[str, dict[str, Any]]:
+    """The leaderboard of ``game`` by player (bots as ``bot:<level>``) once ``ready`` holds for it."""
+    deadline = time.monotonic() + RATED_WITHIN
+    while True:
+        entries = get(f"/api/leaderboards/{game}").json()
+        board = {("bot:" if e["kind"] == "bot" else "") + e["name"]: e for e in entries}
+        if ready(board) or time.monotonic() > deadline:
+            return board
+        time.sleep(0.02)
+
+
+async def rated_async(client: httpx.AsyncClient, game: str, ready: Callable[[dict[str, dict[str, Any]]], bool]
+                      ) -> dict[str, dict[str, Any]]:
+    """:func:`rated` through an async client."""
+    deadline = time.monotonic() + RATED_WITHIN
+    while True:
+        entries = (await client.get(f"/api/leaderboards/{game}")).json()
+        board = {("bot:" if e["kind"] == "bot" else "") + e["name"]: e for e in entries}
+        if ready(board) or time.monotonic() > deadline:
+            return board
+        await asyncio.sleep(0.02)
 
 
 def unique_name(prefix: str = "p") -> str:

@@ -23,7 +23,7 @@ from spieltafel.core import GameRecord, get_game, replay
 from spieltafel.server.app import create_app
 
 from .conftest import settings_for
-from .helpers import PASSWORD, unique_name
+from .helpers import PASSWORD, rated, unique_name
 from .test_serve import Server
 from .test_ws import table, token
 
@@ -95,8 +95,9 @@ def test_connect_plays_a_whole_game_against_a_person(server: Server, game: str, 
         assert moves_by_program > 0 and len(played) == moves_by_program  # a move resent after a reconnect: once
         seat = http.get(f"/api/tables/{table_id}").json()["seats"][1]
         assert seat["name"] == robot_name and seat["program"] is True
-        rated = {e["name"]: e["kind"] for e in http.get(f"/api/leaderboards/{game}").json()}
-        assert rated[robot_name] == "program" and "person" in rated.values()
+        board = rated(http.get, game, lambda now: robot_name in now and len(now) == 2)
+        kinds = {e["name"]: e["kind"] for e in board.values()}
+        assert kinds[robot_name] == "program" and "person" in kinds.values()
         assert http.get(f"/api/players/{robot_name}").json()["kind"] == "program"
         page = http.get(f"/tables/{table_id}").text
         assert f"{robot_name} (program)" in page

@@ -12,7 +12,7 @@ import pytest
 from fastapi import FastAPI
 from sqlalchemy import func, select, update
 
-from spieltafel.server.db import MoveRow, SeatRow
+from spieltafel.server.db import MoveRow, SeatRow, TableRow
 from spieltafel.server.db.group_commit import GroupCommit, PlainMove
 from spieltafel.server.db.models import utcnow
 
@@ -92,3 +92,33 @@ async def test_the_same_seq_from_two_processes_goes_in_once_per_table(app: FastA
         for first, second in zip(firsts, seconds, strict=True):
             assert sorted([first, second]) == ["appended", "stale"]
         assert [await logged(app, t) for t, _ in tables] == [seqs[t] + 1 for t, _ in tables]
+
+
+async def test_a_last_move_in_the_batch_ends_its_table_and_leaves_its_ratings_due(
+    app: FastAPI, client: httpx.AsyncClient
+) -> None:
+    """A move that ends its game goes in with the batch and the table is over in the same statement (its
+    ratings due); a stale last move ends nothing, and the batch's other tables play on."""
+    db = app.state.services.db
+    tables = await started_tables(client, 4)
+    group = GroupCommit(db, utcnow, lambda: True)
+    (ending, ending_state), (stale, stale_state), (plain, plain_state), (last, _) = tables
+    assert await group.append(first_move(stale, stale_state)) == "appended"
+    moves = [
+        PlainMove(**{**_fields(first_move(ending, ending_state)), "ends": True}),
+        PlainMove(**{**_fields(first_move(stale, stale_state)), "ends": True}),
+        first_move(plain, plain_state),
+    ]
+    assert await asyncio.gather(*(group.append(move) for move in moves)) == ["appended", "stale", "appended"]
+    async with db.session() as session:
+        found = await session.execute(
+            select(TableRow.id, TableRow.status, TableRow.rating_due)
+            .where(TableRow.id.in_([ending, stale, plain, last]))
+        )
+        rows = {table_id: (status, due) for table_id, status, due in found.all()}
+    assert rows == {ending: ("over", True), stale: ("playing", False), plain: ("playing", False),
+                    last: ("playing", False)}
+
+
+def _fields(move: PlainMove) -> dict[str, Any]:
+    return {name: getattr(move, name) for name in PlainMove.__slots__}

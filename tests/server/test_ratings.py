@@ -23,7 +23,7 @@ from spieltafel.server.db import RatingRow
 from spieltafel.server.ratings import Placing
 
 from .conftest import settings_for
-from .helpers import Seen, person, play_http
+from .helpers import Seen, person, play_http, rated, rated_async
 from .test_ws import table, token
 
 
@@ -92,24 +92,26 @@ def test_ratings_equal_the_arenas_computation_and_count_once(tmp_path: Path) -> 
             records.append(finish(http, table_id, people, number))
         unfinished = table(http, alice, "iquazu", [{"kind": "me"}, {"kind": "bot", "bot": "easy"}])
         expected = arena_ratings(records)
-        rated = board(http, "iquazu")
-        assert set(rated) == set(expected) == {*names.values(), "bot:random", "bot:greedy"}
+        games_of = {name: sum(name in r["seats"] for r in records) for name in expected}
+        rated(http.get, "iquazu", lambda now: sum(e["games"] for e in now.values()) == sum(games_of.values()))
+        ratings = board(http, "iquazu")
+        assert set(ratings) == set(expected) == {*names.values(), "bot:random", "bot:greedy"}
         for name, (mu, sigma) in expected.items():
-            assert rated[name]["mu"] == pytest.approx(mu, abs=1e-9), name
-            assert rated[name]["sigma"] == pytest.approx(sigma, abs=1e-9), name
-            assert rated[name]["ordinal"] == pytest.approx(mu - 3 * sigma, abs=1e-9)
+            assert ratings[name]["mu"] == pytest.approx(mu, abs=1e-9), name
+            assert ratings[name]["sigma"] == pytest.approx(sigma, abs=1e-9), name
+            assert ratings[name]["ordinal"] == pytest.approx(mu - 3 * sigma, abs=1e-9)
         assert [e["rank"] for e in http.get("/api/leaderboards/iquazu").json()] == [1, 2, 3, 4]
         ordinals = [e["ordinal"] for e in http.get("/api/leaderboards/iquazu").json()]
         assert ordinals == sorted(ordinals, reverse=True)
-        games_of = {name: sum(name in r["seats"] for r in records) for name in expected}
         wins_of = {name: sum(any(r["seats"][w] == name for w in r["result"]["winners"]) for r in records)
                    for name in expected}
-        assert {n: (e["games"], e["wins"]) for n, e in rated.items()} == {n: (games_of[n], wins_of[n]) for n in rated}
-        assert rated["bot:random"]["kind"] == "bot" and rated[names[alice["Authorization"]]]["kind"] == "person"
+        played = {n: (e["games"], e["wins"]) for n, e in ratings.items()}
+        assert played == {n: (games_of[n], wins_of[n]) for n in ratings}
+        assert ratings["bot:random"]["kind"] == "bot" and ratings[names[alice["Authorization"]]]["kind"] == "person"
         assert http.get("/api/leaderboards/haleakala").json() == []
         assert http.get("/api/leaderboards/chess").json()["detail"]["code"] == "no-game"
     with TestClient(create_app(settings_for(tmp_path))) as http:  # a restart rates nothing again
-        assert board(http, "iquazu") == rated
+        assert board(http, "iquazu") == ratings
         assert http.get(f"/api/tables/{unfinished}").json()["status"] == "playing"
 
 
@@ -123,6 +125,7 @@ def test_a_profile_shows_games_wins_history_and_recent_games(http: TestClient) -
     private = http.post("/api/tables", headers=alice, json={
         "game": "iquazu", "players": 2, "private": True, "seats": [{"kind": "me"}, {"kind": "bot", "bot": "random"}]})
     finish(http, private.json()["id"], [alice], 7)
+    rated(http.get, "iquazu", lambda now: now.get(name, {}).get("games") == 3)
     profile = http.get(f"/api/players/{name}").json()
     assert profile["name"] == name and profile["kind"] == "person" and profile["games_played"] == 3
     [iquazu] = profile["games"]
@@ -179,8 +182,7 @@ async def test_a_player_who_is_out_is_rated_last_and_the_stand_in_is_not_rated(c
         rankings.append([(names.index(name), place[seat]) for seat, name in enumerate(who)])
     assert rankings[0][1] == (1, 3) and rankings[1] == [(3, 2), (1, 1)]
     expected = {name: (r.mu, r.sigma) for name, r in zip(names, rate_games(rankings, len(names)), strict=True)}
-    entries = (await client.get("/api/leaderboards/iquazu")).json()
-    rated = {("bot:" if e["kind"] == "bot" else "") + e["name"]: e for e in entries}
+    rated = await rated_async(client, "iquazu", lambda now: sum(e["games"] for e in now.values()) == 5)
     assert set(rated) == set(names)
     for name, (mu, sigma) in expected.items():
         assert rated[name]["mu"] == pytest.approx(mu, abs=1e-9), name

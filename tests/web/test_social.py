@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import re
+import time
 from typing import Any
 
 from .harness import Server, create_table, new_person, sign_up, wait_live
@@ -50,6 +51,9 @@ def test_profile_page_shows_the_rating_plot_and_links_the_replay(server: Server,
     seats = [{"kind": "me"}, {"kind": "bot", "bot": "random"}]
     table = _api(server, "POST", "/api/tables", {"game": "iquazu", "players": 2, "seats": seats}, token)["id"]
     _play_through_api(server, table, token, random.Random(5), lambda state: False)
+    deadline = time.monotonic() + 30  # a game the bot ends is rated a moment after it is over
+    while _api(server, "GET", "/api/players/erik")["games_played"] < 1 and time.monotonic() < deadline:
+        time.sleep(0.05)
     erik.goto(f"{server.url}/players/erik")
     assert erik.locator("svg.rating-plot circle.dot").count() == 1
     assert erik.locator("svg.rating-plot polyline.mu").is_visible()

@@ -4,8 +4,11 @@ People, programs and bot levels are rated alike: each finished game is one Plack
 (:func:`spieltafel.arena.stats.rate_game`) of its participants, ranked as the arena ranks seats
 (:func:`spieltafel.arena.stats.ranks`: winners first, then score; equal keys tie). A bot level sitting
 at several seats of one game takes part once, at its best seat's rank, as a bot name does in the
-arena's pooled ratings. The update runs in the transaction that commits the game's last move, and
-``rating_changes`` is UNIQUE per (table, player): a game counts exactly once.
+arena's pooled ratings. The update runs right after the game's last move is committed and its players
+have the final state, in a transaction of its own that clears the table's ``rating_due`` flag
+(:meth:`~spieltafel.server.tables.TableService.finish`; a game whose process died in between is rated by
+the next sweep); with ``rating_changes`` UNIQUE per (table, player), a game counts exactly once. The
+mover's own answer (HTTP or WebSocket) comes after the ratings; the other players' state does not wait.
 
 Leavers: under the table's rule "out" the person who left or ran out of time is rated, ranked last
 (every seat that is out shares the last place, as in the table's result); the stand-in that played

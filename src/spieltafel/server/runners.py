@@ -92,7 +92,7 @@ class BotRunner:
         self.tables = tables
         self.jobs = jobs
         self.slots = slots
-        self.chores: list[Chore] = [tables.wake_waiting_bots, *(chores or [])]
+        self.chores: list[Chore] = [tables.wake_waiting_bots, tables.finish_due, *(chores or [])]
         self._tasks: set[asyncio.Task[None]] = set()
 
     async def run(self) -> None:

@@ -46,6 +46,9 @@ MAX_LIST = 200
 MAX_MINUTES = 180
 MAX_INCREMENT = 60
 DEFAULT_LEAVER_BOT = "medium"
+FINISHING_AT_ONCE = 2
+"""Finished games whose ratings one process makes at a time (:meth:`TableService.finish`)."""
+MAX_FINISH_SWEEP = 500
 
 
 Finisher = Callable[[AsyncSession, "Live", State], Awaitable[None]]
@@ -185,14 +188,16 @@ class TableService:
         self.jobs = jobs
         self.recent_events = recent_events
         self._live: dict[int, Live] = {}
-        self._group_commit = GroupCommit(db, utcnow)
+        self._group_commit = GroupCommit(db, utcnow, lambda: bool(self.finishers))
         """Plain moves on PostgreSQL (``_append``): one statement for the moves of many tables."""
         self._locks: dict[int, asyncio.Lock] = {}
         self._labels: dict[str, Callable[[str], str]] = {}
         self._invites: dict[int, str | None] = {}
         self._guests: set[tuple[int, int]] = set()
         self.finishers: list[Finisher] = []
-        """Called with (session, table, final state) in the transaction that ends a game (ratings)."""
+        """Called with (session, table, final state) once per finished game, in a transaction of their own
+        after the last move's (ratings: :meth:`finish`)."""
+        self._finishing = asyncio.Semaphore(FINISHING_AT_ONCE)
         self.closing = False
         self.now_ms: Callable[[], int] = now_ms or wall_clock_ms
         """The clock of every time limit (epoch milliseconds)."""
@@ -200,8 +205,10 @@ class TableService:
 
     # -- life cycle ----------------------------------------------------------------------------
     async def resume(self) -> None:
-        """After a (re)start: queue a job for every bot whose turn it is."""
+        """After a (re)start: queue a job for every bot whose turn it is; rate the games that ended while
+        their ratings were not made (a process gone between a last move's commit and its ratings)."""
         await self.wake_waiting_bots()
+        await self.finish_due()
 
     async def wake_waiting_bots(self) -> None:
         """Queue a job for every bot whose turn it is at a running table (a queued job is not repeated).
@@ -570,6 +577,8 @@ class TableService:
         live.status = "over" if after.is_over else "playing"
         self._note_events(live, live.seq, events)
         self._changed(live, _move_detail(seq, seat, index, changes))
+        if after.is_over:  # the players have the final state; the mover's answer waits for the ratings
+            await self.finish(live)
         return live.seq
 
     def _remote_move(self, table_id: int, seq: int, detail: Any) -> None:
@@ -607,10 +616,11 @@ class TableService:
         self, live: Live, seat: int, action: int, notation: str, after: State,
         changes: Mapping[int, SeatClock],
     ) -> None:
-        alone = not changes and not after.is_over and live.seats[seat].playing and self.db.kind == "postgresql"
+        alone = not changes and live.seats[seat].playing and self.db.kind == "postgresql"
         try:
             if alone:  # committed with the other processes' plain moves of the moment, one statement
-                outcome = await self._group_commit.append(PlainMove(live.id, live.seq, seat, action, notation))
+                move = PlainMove(live.id, live.seq, seat, action, notation, ends=after.is_over)
+                outcome = await self._group_commit.append(move)
                 if outcome == "gone":
                     raise _SeatGone
                 if outcome == "stale":
@@ -625,10 +635,11 @@ class TableService:
                         await _hold_person(session, live.id, seat)
                     await session.execute(insert(_MOVES).values(row))
                 await _write_clocks(session, live.id, changes, live.seats)
-                if after.is_over:
-                    await session.execute(update(TableRow).where(TableRow.id == live.id).values(status="over"))
-                    for finish in self.finishers:  # in the same transaction: once per game, with the last move
-                        await finish(session, live, after)
+                if after.is_over:  # the ratings come after the commit (finish): no last move waits for another
+                    await session.execute(  # game's ratings (the same players' games ending at once)
+                        update(TableRow).where(TableRow.id == live.id)
+                        .values(status="over", rating_due=bool(self.finishers))
+                    )
         except (IntegrityError, _Stale) as error:  # another writer committed this seq first
             fresh = await self._load(live.id, refresh=True)
             raise StaleSeq(live.seq, fresh.seq) from error
@@ -699,11 +710,55 @@ class TableService:
             self._changed(live)
         return handled
 
+    async def finish(self, live: Live) -> bool:
+        """Run the finishers (the ratings) of ``live``'s finished game, exactly once over all processes:
+        the game's ``rating_due`` flag is cleared in the same transaction, and a second caller finds it
+        cleared (or waits on its row until the first commits). A failure is logged and leaves the flag:
+        :meth:`finish_due` tries again. At most ``FINISHING_AT_ONCE`` at a time per process, so that the
+        same players' games ending together (their rating rows locked in turn) take few connections of
+        the pool. True when this call ran them."""
+        if not self.finishers:
+            return False
+        async with self._finishing:
+            try:
+                async with self.db.write() as session:
+                    claimed = await session.execute(
+                        update(TableRow).where(TableRow.id == live.id, TableRow.rating_due.is_(True))
+                        .values(rating_due=False)
+                    )
+                    if claimed.rowcount != 1:  # type: ignore[attr-defined]
+                        return False
+                    for finisher in self.finishers:
+                        await finisher(session, live, live.state)
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # the game and its last move are committed; the ratings are made later
+                log.exception("finishing table %s failed; the sweep tries again", live.id)
+                return False
+        return True
+
+    async def finish_due(self) -> int:
+        """:meth:`finish` every game over whose finishers have not run (e.g. its process died between the
+        last move's commit and the ratings); returns how many this call finished. Run after a start and
+        with the sweeps."""
+        async with self.db.session() as session:
+            due = (await session.execute(
+                select(TableRow.id).where(TableRow.rating_due.is_(True)).order_by(TableRow.id).limit(MAX_FINISH_SWEEP)
+            )).scalars().all()
+        finished = 0
+        for table_id in due:
+            try:
+                live = await self._read(table_id, refresh=True)
+            except NotFound:
+                continue
+            finished += await self.finish(live)
+        return finished
+
     async def sweep_forever(self, every: float, *also: Callable[[], Awaitable[int]]) -> None:
-        """``sweep`` (then each of ``also``, e.g. the e-mails) every ``every`` seconds until cancelled;
-        the server runs this; failures are logged and tried again next time."""
+        """``sweep`` and ``finish_due`` (then each of ``also``, e.g. the e-mails) every ``every`` seconds
+        until cancelled; the server runs this; failures are logged and tried again next time."""
         while not self.closing:
-            for job in (self.sweep, *also):
+            for job in (self.sweep, self.finish_due, *also):
                 try:
                     await job()
                 except asyncio.CancelledError:

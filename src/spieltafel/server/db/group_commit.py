@@ -1,8 +1,9 @@
 """Group commit of plain moves on PostgreSQL: the moves that arrive while one batch is being committed
 are committed together by the next, in one statement (docs/performance.md, issue 13).
 
-A *plain* move is a person's move that changes nothing but the log (no clock, not the game's last
-move). Each is still acknowledged only after the commit that holds it, and each still gets its own
+A *plain* move is a person's move that changes nothing but the log (no clock), or the log and, as the
+game's last move, the table's status (``over``, with its ratings due: they are made after the commit).
+Each is still acknowledged only after the commit that holds it, and each still gets its own
 outcome: the batch locks the movers' seat rows (the person must still play the seat: the leaver rule
 may have handed it to a bot) and inserts the moves of the seats it could lock; the UNIQUE (table_id,
 seq) constraint refuses a move another writer committed first, as before, but only that move
@@ -51,6 +52,9 @@ WITH batch AS (
     ORDER BY batch.table_id, batch.seq
     ON CONFLICT (table_id, seq) DO NOTHING
     RETURNING table_id
+), ended AS (
+    UPDATE game_tables SET status = 'over', rating_due = $8
+    FROM appended WHERE game_tables.id = appended.table_id AND game_tables.id = ANY($7::int[])
 )
 SELECT held.table_id, appended.table_id IS NOT NULL AS appended
 FROM held LEFT JOIN appended ON appended.table_id = held.table_id
@@ -58,8 +62,9 @@ FROM held LEFT JOIN appended ON appended.table_id = held.table_id
 """One statement, so one transaction: the seat rows of the batch are locked (FOR NO KEY UPDATE, the
 lock an UPDATE takes, which the leaver rule's UPDATE waits for) in (table, seat) order and fully, before
 the first insert (the CTE is materialized and the insert's rows are sorted); then the moves of the held
-seats are inserted in (table, seq) order. Rows: one per held seat, whether its move went in. A batch
-holds at most one move per table (a process moves a table under its lock)."""
+seats are inserted in (table, seq) order; the tables whose last move went in ($7: the tables of the
+batch whose move ends the game) are over, their ratings due ($8). Rows: one per held seat, whether its
+move went in. A batch holds at most one move per table (a process moves a table under its lock)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,14 +74,19 @@ class PlainMove:
     seat: int
     action: int
     notation: str
+    ends: bool = False
+    """The game's last move: the table is over once it is in."""
 
 
 class GroupCommit:
     """Collects plain moves and commits them in batches, one statement in flight at a time."""
 
-    def __init__(self, db: Database, now: Callable[[], datetime]) -> None:
+    def __init__(self, db: Database, now: Callable[[], datetime], rating_due: Callable[[], bool] = lambda: False
+                 ) -> None:
         self.db = db
         self.now = now
+        self.rating_due = rating_due
+        """Whether a game that ends has ratings to make (the table service has finishers)."""
         self._waiting: dict[int, tuple[PlainMove, asyncio.Future[Outcome]]] = {}
         self._runner: asyncio.Task[None] | None = None
         self.batches = 0
@@ -129,6 +139,7 @@ class GroupCommit:
         columns = (
             [m.table_id for m in moves], [m.seq for m in moves], [m.seat for m in moves],
             [m.action for m in moves], [m.notation for m in moves], self.now(),
+            [m.table_id for m in moves if m.ends], self.rating_due(),
         )
         for attempt in range(DEADLOCK_RETRIES + 1):
             try:

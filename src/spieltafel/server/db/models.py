@@ -5,7 +5,21 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from sqlalchemy import JSON, BigInteger, Boolean, DateTime, Float, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    DateTime,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+    false,
+    text,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -54,6 +68,9 @@ class TokenRow(Base):
 
 class TableRow(Base):
     __tablename__ = "game_tables"
+    __table_args__ = (  # the games whose ratings are due, for the sweep (a partial index: few rows)
+        Index("ix_game_tables_rating_due", "id", postgresql_where=text("rating_due"), sqlite_where=text("rating_due")),
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     game: Mapped[str] = mapped_column(String(40))
@@ -74,6 +91,8 @@ class TableRow(Base):
     increment_ms: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
     leaver: Mapped[str] = mapped_column(String(4), default="bot", server_default="bot")
     leaver_bot: Mapped[str | None] = mapped_column(String(20), nullable=True)
+    rating_due: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    """The game is over and its finishers (the ratings) have not run yet (``TableService.finish``)."""
 
 
 class GuestRow(Base):
