@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
+import orjson
 import websockets
 
 PASSWORD = "bench password 1"
@@ -127,46 +128,51 @@ async def seat_client(url: str, headers: dict[str, str], start: Start, totals: T
 
 async def _play_seat(url: str, headers: dict[str, str], start: Start, totals: Totals, rng: random.Random,
                      workload: str) -> None:
-    sent: tuple[int, float] | None = None
     async with start.connecting:
         socket = await websockets.connect(url, additional_headers=headers, max_size=2**22, open_timeout=60)
-        first: str | bytes | None = await asyncio.wait_for(socket.recv(), 60)
+        first: str | bytes = await asyncio.wait_for(socket.recv(), 60)
     start.arrived()
     await start.go.wait()
     async with socket:
-        while time.monotonic() < start.stop:
-            if first is not None:
-                raw, first = first, None
+        try:  # one deadline for the whole game (a wait_for per message made a task and a timer per message)
+            async with asyncio.timeout_at(start.stop):
+                await _play_messages(socket, first, totals, rng, workload)
+        except TimeoutError:
+            return
+
+
+async def _play_messages(socket: Any, first: str | bytes, totals: Totals, rng: random.Random, workload: str) -> None:
+    sent: tuple[int, float] | None = None
+    raw: str | bytes | None = first
+    while True:
+        if raw is None:
+            raw = await socket.recv()
+        message: dict[str, Any] = orjson.loads(raw)
+        raw = None
+        if message["type"] == "error":
+            if message["code"] == "stale":
+                totals.stale += 1
             else:
-                try:
-                    raw = await asyncio.wait_for(socket.recv(), timeout=max(0.01, start.stop - time.monotonic()))
-                except TimeoutError:
-                    return
-            message: dict[str, Any] = json.loads(raw)
-            if message["type"] == "error":
-                if message["code"] == "stale":
-                    totals.stale += 1
-                else:
-                    totals.errors.append(message["code"])
-                sent = None
-                await socket.send(json.dumps({"type": "state"}))
-                continue
-            if sent is not None and message["seq"] > sent[0]:
-                totals.latencies.append(time.perf_counter() - sent[1])
-                totals.moves += 1
-                totals.last = time.monotonic()
-                sent = None
-            if message["result"] is not None:
-                totals.finished += 1
-                return
-            if message["legal"] and sent is None:
-                if workload == "hidden-hand":
-                    choice = hidden_hand_choice(message)
-                else:
-                    choice = rng.choice(message["legal"])["action"]
-                sent = (message["seq"], time.perf_counter())
-                totals.first = totals.first or time.monotonic()
-                await socket.send(json.dumps({"type": "move", "seq": message["seq"], "action": choice}))
+                totals.errors.append(message["code"])
+            sent = None
+            await socket.send('{"type":"state"}')
+            continue
+        if sent is not None and message["seq"] > sent[0]:
+            totals.latencies.append(time.perf_counter() - sent[1])
+            totals.moves += 1
+            totals.last = time.monotonic()
+            sent = None
+        if message["result"] is not None:
+            totals.finished += 1
+            return
+        if message["legal"] and sent is None:
+            if workload == "hidden-hand":
+                choice = hidden_hand_choice(message)
+            else:
+                choice = rng.choice(message["legal"])["action"]
+            sent = (message["seq"], time.perf_counter())
+            totals.first = totals.first or time.monotonic()
+            await socket.send(orjson.dumps({"type": "move", "seq": message["seq"], "action": choice}).decode())
 
 
 async def expert_tables(client: httpx.AsyncClient, host: dict[str, str], game: str, players: int, count: int) -> None:
