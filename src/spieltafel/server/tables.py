@@ -49,6 +49,7 @@ DEFAULT_LEAVER_BOT = "medium"
 FINISHING_AT_ONCE = 2
 """Finished games whose ratings one process makes at a time (:meth:`TableService.finish`)."""
 MAX_FINISH_SWEEP = 500
+"""Due games one sweep finishes at most (:meth:`TableService.finish_due`); the next sweep takes the rest."""
 
 
 Finisher = Callable[[AsyncSession, "Live", State], Awaitable[None]]

@@ -68,7 +68,9 @@ class TokenRow(Base):
 
 class TableRow(Base):
     __tablename__ = "game_tables"
-    __table_args__ = (  # the games whose ratings are due, for the sweep (a partial index: few rows)
+    __table_args__ = (  # unique indexes as migration 0003 made them; the games whose ratings are due (partial)
+        Index("uq_game_tables_invite", "invite", unique=True),
+        Index("uq_game_tables_rematch_id", "rematch_id", unique=True),
         Index("ix_game_tables_rating_due", "id", postgresql_where=text("rating_due"), sqlite_where=text("rating_due")),
     )
 
@@ -80,9 +82,9 @@ class TableRow(Base):
     status: Mapped[str] = mapped_column(String(10), index=True)
     created_by: Mapped[int | None] = mapped_column(ForeignKey("accounts.id", ondelete="SET NULL"), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
-    invite: Mapped[str | None] = mapped_column(String(64), nullable=True, unique=True)
+    invite: Mapped[str | None] = mapped_column(String(64), nullable=True)
     """A private table's invitation code (None: a public table)."""
-    rematch_id: Mapped[int | None] = mapped_column(Integer, nullable=True, unique=True)
+    rematch_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
     """The id of the rematch table, once somebody asked for it."""
     # Time limits: pace None (none), "live" (budget_ms per game + increment_ms per move) or "turn"
     # (budget_ms per move). The leaver rule: "bot" (leaver_bot takes the seat) or "out" (ranked last).
