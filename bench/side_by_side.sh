@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Issue 13's load run: bench/server_load.py --workload hidden-hand with N tables against 2 spieltafel server
-# processes + 1 worker on PostgreSQL + Redis, then the boardgame.io anchor (../shared/anchors/bgio, `npm ci`
+# Issue 13's load run: the boardgame.io anchor's workload ("hidden-hand") with N tables against 2 spieltafel
+# server processes + 1 worker on PostgreSQL + Redis, then the boardgame.io anchor (../shared/anchors/bgio, `npm ci`
 # there first) on the same workload with N matches, in the same run. Each side: a warm-up of 20 games first.
 #   [ACCOUNT_GROUPS=50] [DRIVER=node|python] bash bench/side_by_side.sh [N=1000] [first port=18220]
 # DRIVER=node (the default) drives our servers with bench/node/server_load.js, a Node process measuring as the
@@ -43,9 +43,10 @@ else
 fi
 # The ratings of a finished game are made after its last move's commit (TableService.finish): how long after
 # the driver's end until none is due, and how many rating changes there are (3 per game, warm-up included).
-SQL="psql -h 127.0.0.1 -U postgres -d scale_load -tAc"; WAITED=0
-until [ "$($SQL 'SELECT count(*) FROM game_tables WHERE rating_due')" = 0 ] || [ $WAITED -ge 600 ]; do
-    sleep 0.1; WAITED=$((WAITED + 1)); done
+SQL="psql -h 127.0.0.1 -U postgres -d scale_load -tAc"; ENDED=$(date +%s%N)
+until [ "$($SQL 'SELECT count(*) FROM game_tables WHERE rating_due')" = 0 ] || [ $(($(date +%s%N) - ENDED)) -gt 60000000000 ]
+do sleep 0.1; done
+WAITED=$((($(date +%s%N) - ENDED) / 100000000))   # tenths of a second, wall clock
 echo "ratings: none due $((WAITED / 10)).$((WAITED % 10)) s after the driver ended; games over: $($SQL \
     "SELECT count(*) FROM game_tables WHERE status = 'over'"), rating changes: $($SQL 'SELECT count(*) FROM rating_changes')"
 kill "${PIDS[@]}"; wait "${PIDS[@]}" 2>/dev/null || true; PIDS=()

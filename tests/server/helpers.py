@@ -23,13 +23,17 @@ RATED_WITHIN = 30.0
 bot ends is over for its readers a moment before its ratings are (``TableService.finish``)."""
 
 
+def by_player(entries: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Leaderboard entries by player: a person's or program's name, a bot as ``bot:<level>``."""
+    return {("bot:" if e["kind"] == "bot" else "") + e["name"]: e for e in entries}
+
+
 def rated(get: Callable[[str], Any], game: str, ready: Callable[[dict[str, dict[str, Any]]], bool]
           ) -> dict[str, dict[str, Any]]:
-    """The leaderboard of ``game`` by player (bots as ``bot:<level>``) once ``ready`` holds for it."""
+    """The leaderboard of ``game`` :func:`by_player` once ``ready`` holds for it."""
     deadline = time.monotonic() + RATED_WITHIN
     while True:
-        entries = get(f"/api/leaderboards/{game}").json()
-        board = {("bot:" if e["kind"] == "bot" else "") + e["name"]: e for e in entries}
+        board = by_player(get(f"/api/leaderboards/{game}").json())
         if ready(board) or time.monotonic() > deadline:
             return board
         time.sleep(0.02)
@@ -40,8 +44,7 @@ async def rated_async(client: httpx.AsyncClient, game: str, ready: Callable[[dic
     """:func:`rated` through an async client."""
     deadline = time.monotonic() + RATED_WITHIN
     while True:
-        entries = (await client.get(f"/api/leaderboards/{game}")).json()
-        board = {("bot:" if e["kind"] == "bot" else "") + e["name"]: e for e in entries}
+        board = by_player((await client.get(f"/api/leaderboards/{game}")).json())
         if ready(board) or time.monotonic() > deadline:
             return board
         await asyncio.sleep(0.02)

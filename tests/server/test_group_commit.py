@@ -101,7 +101,7 @@ async def test_a_last_move_in_the_batch_ends_its_table_and_leaves_its_ratings_du
     ratings due); a stale last move ends nothing, and the batch's other tables play on."""
     db = app.state.services.db
     tables = await started_tables(client, 4)
-    group = GroupCommit(db, utcnow, lambda: True)
+    group = GroupCommit(db, utcnow)
     (ending, ending_state), (stale, stale_state), (plain, plain_state), (last, _) = tables
     assert await group.append(first_move(stale, stale_state)) == "appended"
     moves = [

@@ -23,7 +23,7 @@ from spieltafel.server.db import RatingRow
 from spieltafel.server.ratings import Placing
 
 from .conftest import settings_for
-from .helpers import Seen, person, play_http, rated, rated_async
+from .helpers import Seen, by_player, person, play_http, rated, rated_async
 from .test_ws import table, token
 
 
@@ -71,7 +71,7 @@ def arena_ratings(records: list[dict[str, Any]]) -> dict[str, tuple[float, float
 def board(http: TestClient, game: str) -> dict[str, dict[str, Any]]:
     answer = http.get(f"/api/leaderboards/{game}")
     assert answer.status_code == 200, answer.text
-    return {("bot:" if e["kind"] == "bot" else "") + e["name"]: e for e in answer.json()}
+    return by_player(answer.json())
 
 
 def test_ratings_equal_the_arenas_computation_and_count_once(tmp_path: Path) -> None:

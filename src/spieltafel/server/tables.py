@@ -189,7 +189,7 @@ class TableService:
         self.jobs = jobs
         self.recent_events = recent_events
         self._live: dict[int, Live] = {}
-        self._group_commit = GroupCommit(db, utcnow, lambda: bool(self.finishers))
+        self._group_commit = GroupCommit(db, utcnow)
         """Plain moves on PostgreSQL (``_append``): one statement for the moves of many tables."""
         self._locks: dict[int, asyncio.Lock] = {}
         self._labels: dict[str, Callable[[str], str]] = {}
@@ -639,7 +639,7 @@ class TableService:
                 if after.is_over:  # the ratings come after the commit (finish): no last move waits for another
                     await session.execute(  # game's ratings (the same players' games ending at once)
                         update(TableRow).where(TableRow.id == live.id)
-                        .values(status="over", rating_due=bool(self.finishers))
+                        .values(status="over", rating_due=True)
                     )
         except (IntegrityError, _Stale) as error:  # another writer committed this seq first
             fresh = await self._load(live.id, refresh=True)
@@ -718,8 +718,6 @@ class TableService:
         :meth:`finish_due` tries again. At most ``FINISHING_AT_ONCE`` at a time per process, so that the
         same players' games ending together (their rating rows locked in turn) take few connections of
         the pool. True when this call ran them."""
-        if not self.finishers:
-            return False
         async with self._finishing:
             try:
                 async with self.db.write() as session:

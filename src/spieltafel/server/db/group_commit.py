@@ -53,7 +53,7 @@ WITH batch AS (
     ON CONFLICT (table_id, seq) DO NOTHING
     RETURNING table_id
 ), ended AS (
-    UPDATE game_tables SET status = 'over', rating_due = $8
+    UPDATE game_tables SET status = 'over', rating_due = true
     FROM appended WHERE game_tables.id = appended.table_id AND game_tables.id = ANY($7::int[])
 )
 SELECT held.table_id, appended.table_id IS NOT NULL AS appended
@@ -63,7 +63,7 @@ FROM held LEFT JOIN appended ON appended.table_id = held.table_id
 lock an UPDATE takes, which the leaver rule's UPDATE waits for) in (table, seat) order and fully, before
 the first insert (the CTE is materialized and the insert's rows are sorted); then the moves of the held
 seats are inserted in (table, seq) order; the tables whose last move went in ($7: the tables of the
-batch whose move ends the game) are over, their ratings due ($8). Rows: one per held seat, whether its
+batch whose move ends the game) are over, their ratings due. Rows: one per held seat, whether its
 move went in. A batch holds at most one move per table (a process moves a table under its lock)."""
 
 
@@ -81,12 +81,9 @@ class PlainMove:
 class GroupCommit:
     """Collects plain moves and commits them in batches, one statement in flight at a time."""
 
-    def __init__(self, db: Database, now: Callable[[], datetime], rating_due: Callable[[], bool] = lambda: False
-                 ) -> None:
+    def __init__(self, db: Database, now: Callable[[], datetime]) -> None:
         self.db = db
         self.now = now
-        self.rating_due = rating_due
-        """Whether a game that ends has ratings to make (the table service has finishers)."""
         self._waiting: dict[int, tuple[PlainMove, asyncio.Future[Outcome]]] = {}
         self._runner: asyncio.Task[None] | None = None
         self.batches = 0
@@ -139,7 +136,7 @@ class GroupCommit:
         columns = (
             [m.table_id for m in moves], [m.seq for m in moves], [m.seat for m in moves],
             [m.action for m in moves], [m.notation for m in moves], self.now(),
-            [m.table_id for m in moves if m.ends], self.rating_due(),
+            [m.table_id for m in moves if m.ends],
         )
         for attempt in range(DEADLOCK_RETRIES + 1):
             try:
