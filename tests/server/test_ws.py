@@ -91,9 +91,11 @@ def test_states_moves_and_errors_over_the_socket(http: TestClient) -> None:
 
 
 def test_unknown_table_is_refused(http: TestClient) -> None:
-    for path in ("/ws/tables/404", "/ws/tables/banana"):
+    for path, message in (("/ws/tables/404", "there is no table 404"),
+                          ("/ws/tables/banana", "'banana' is not a table id: ids are plain digits, no sign or "
+                                                "leading zero (e.g. 17)")):
         with http.websocket_connect(path) as socket:
-            assert receive(socket) == {"type": "error", "code": "no-table", "message": f"no table {path[11:]}"}
+            assert receive(socket) == {"type": "error", "code": "no-table", "message": message}
             with pytest.raises(WebSocketDisconnect) as closed:
                 socket.receive_json()
             assert closed.value.code == 4404

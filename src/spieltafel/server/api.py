@@ -19,6 +19,7 @@ from .auth import (
     sign_in_checked,
     start_session,
 )
+from .privacy import TableNumber
 from .schemas import (
     AccountOut,
     Credentials,
@@ -46,7 +47,6 @@ from .schemas import (
 router = APIRouter()
 Me = Annotated[Account, Depends(require_account)]
 MaybeMe = Annotated[Account | None, Depends(optional_account)]
-TableNumber = Annotated[int, Path(ge=1, le=2**31 - 1, description="the table's id")]
 TokenNumber = Annotated[int, Path(ge=1, le=2**31 - 1, description="the token's id")]
 
 

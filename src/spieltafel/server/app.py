@@ -23,7 +23,6 @@ from .db import Database
 from .errors import ServiceError
 from .hub import Hub, RedisHub
 from .notify import Notifier
-from .privacy import PrivateTables
 from .ratelimit import RateLimited, RateLimits
 from .ratings import RatingService
 from .settings import MAX_MESSAGE_BYTES, MAX_PAGE_BODY_BYTES, Settings
@@ -115,7 +114,8 @@ class BodyLimit:
         await send({"type": "http.response.body", "body": body})
 
 
-async def _service_error(_request: Request, error: Exception) -> JSONResponse:
+async def service_error_json(_request: Request, error: Exception) -> JSONResponse:
+    """A service refusal in the API's JSON shape (pages get a page: ``web.pages.refusal_page``)."""
     assert isinstance(error, ServiceError)
     headers = {"WWW-Authenticate": "Bearer"} if error.status == 401 else None
     if isinstance(error, RateLimited):
@@ -199,13 +199,12 @@ def create_app(settings: Settings | None = None, now_ms: Callable[[], int] | Non
         description="Accounts, tables, live games and bots. See docs/protocol.md.",
     )
     app.state.state_decorators = []
-    app.add_exception_handler(ServiceError, _service_error)
+    app.add_exception_handler(ServiceError, service_error_json)
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.include_router(api_router)
     app.include_router(social_router)
     app.include_router(ws_router)
     app.add_middleware(BodyLimit)
-    app.add_middleware(PrivateTables, fastapi_app=app)
     _allow_origins(app, settings)
     from spieltafel.server import web
 

@@ -38,6 +38,12 @@ class NotFound(ServiceError):
     status = 404
 
 
+def no_table(number: int) -> NotFound:
+    """The one refusal for a table one may not see, whatever the reason (it does not exist, it was
+    removed, it is private and not the caller's): nothing in it tells these apart."""
+    return NotFound("no-table", f"there is no table {number}")
+
+
 class Conflict(ServiceError):
     """The request clashes with the current state: name taken, table full, game not over (409)."""
 

@@ -1,84 +1,67 @@
-"""The gate of private tables: one check in front of every route of a table.
+"""The gate of tables: the one way a route, page, form or socket gets a table id.
 
-Every path ``/tables/{id}…``, ``/api/tables/{id}…`` and ``/ws/tables/{id}…`` (page, API and WebSocket,
-today's routes and later ones) passes here. For a private table the caller must sit at it or have
-opened its invitation link (:meth:`TableService.may_see`); anyone else gets exactly the answer for a
-table that does not exist (404 ``no-table``; on the WebSocket the ``no-table`` error and close 4404),
-so the gate does not even tell that the table is there.
+A table id is written one way only: ASCII digits, no sign, no leading zero, at most the database's
+``INTEGER`` range (:func:`table_number`). Every route with a ``{table_id}`` in its path takes it through
+:data:`TableNumber` (the socket through :func:`visible_table`), which parses it so and decides, in the
+same step, whether the caller may see the table: for a private table the caller must sit at it or have
+opened its invitation link (:meth:`TableService.may_see`, from the database). Anyone else, a removed
+table, a table that never was and an id written any other way (``+1``, ``1.0``, `` 1``, ``01``) all get
+the same refusal, 404 ``no-table`` (a page in the reader's language, the API's JSON, on the socket the
+``no-table`` error and close 4404), so the gate does not even tell that a private table is there.
+``tests/server/test_table_ids.py`` walks every route of the app that takes a table id.
 """
 
 from __future__ import annotations
 
-import json
 import re
-from collections.abc import Awaitable, Callable, MutableMapping
-from typing import Any
+from typing import Annotated, Any
 
+from fastapi import Depends, Path
 from starlette.requests import HTTPConnection
 
 from .auth import account_for
+from .errors import NotFound, no_table
 
-Scope = MutableMapping[str, Any]
-Message = MutableMapping[str, Any]
-Receive = Callable[[], Awaitable[Message]]
-Send = Callable[[Message], Awaitable[None]]
-ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
-
-TABLE_PATH = re.compile(r"^/(api/|ws/)?tables/(\d{1,10})(?:/|$)")
+MAX_TABLE_ID = 2**31 - 1
+"""The largest id the ``game_tables.id`` column holds (a 32-bit ``INTEGER`` on PostgreSQL)."""
+CANONICAL_TABLE_ID = re.compile(r"[1-9][0-9]{0,9}")
 CLOSE_NO_TABLE = 4404
 
 
-class PrivateTables:
-    """ASGI middleware: private tables are answered as missing to those not seated and not invited."""
-
-    def __init__(self, app: ASGIApp, fastapi_app: Any = None) -> None:
-        self.app = app
-        self.fastapi_app = fastapi_app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        match = TABLE_PATH.match(str(scope.get("path", ""))) if scope["type"] in ("http", "websocket") else None
-        if match is None or await self._may_pass(scope, int(match.group(2))):
-            await self.app(scope, receive, send)
-            return
-        table_id, kind = match.group(2), match.group(1) or "page/"
-        message = f"there is no table {table_id}"
-        if scope["type"] == "websocket":
-            await _close_socket(receive, send, message)
-        elif kind == "api/":
-            await _json_404(send, message)
-        else:
-            await self._page_404(scope, receive, send)
-
-    async def _may_pass(self, scope: Scope, table_id: int) -> bool:
-        services = getattr(getattr(self.fastapi_app, "state", None), "services", None)
-        if services is None or await services.tables.invite_of(table_id) is None:
-            return True
-        account = scope.get("state", {}).get("web_account") or await account_for(HTTPConnection(scope))
-        allowed: bool = await services.tables.may_see(table_id, account)
-        return allowed
-
-    async def _page_404(self, scope: Scope, receive: Receive, send: Send) -> None:
-        from fastapi import Request
-
-        from .web.templating import gettext_of, render
-
-        request = Request(scope, receive)
-        gettext = gettext_of(request)
-        context = {"heading": gettext("Table not found"), "text": gettext("There is no such table.")}
-        await render(request, "message.html", context, 404)(scope, receive, send)
+def table_number(text: str) -> int | None:
+    """The table id ``text`` names when it is written canonically (``17``), else None."""
+    if CANONICAL_TABLE_ID.fullmatch(text) is None:
+        return None
+    number = int(text)
+    return number if number <= MAX_TABLE_ID else None
 
 
-async def _json_404(send: Send, message: str) -> None:
-    body = json.dumps({"detail": {"code": "no-table", "message": message}}).encode()
-    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
-    await send({"type": "http.response.start", "status": 404, "headers": headers})
-    await send({"type": "http.response.body", "body": body})
+def not_a_table_id(text: str) -> NotFound:
+    """The refusal of an id written another way (it says nothing about any table)."""
+    allowed = "ids are plain digits, no sign or leading zero (e.g. 17)"
+    return NotFound("no-table", f"{text[:20]!r} is not a table id: {allowed}")
 
 
-async def _close_socket(receive: Receive, send: Send, message: str) -> None:
-    if (await receive())["type"] != "websocket.connect":
-        return
-    await send({"type": "websocket.accept"})
-    text = json.dumps({"type": "error", "code": "no-table", "message": message})
-    await send({"type": "websocket.send", "text": text})
-    await send({"type": "websocket.close", "code": CLOSE_NO_TABLE})
+async def visible_table(connection: HTTPConnection, text: str) -> int:
+    """The id of the table ``text`` names, when the caller of ``connection`` may see it. Refused alike: a
+    private table not theirs, one removed and one that never was (:func:`no_table`); an id written
+    another way gets :func:`not_a_table_id`."""
+    number = table_number(text)
+    if number is None:
+        raise not_a_table_id(text)
+    services: Any = connection.app.state.services
+    account = connection.scope.get("state", {}).get("web_account") or await account_for(connection)
+    if not await services.tables.may_see(number, account):
+        raise no_table(number)
+    return number
+
+
+async def _table_of_path(
+    connection: HTTPConnection,
+    table_id: Annotated[str, Path(description="the table's id: plain digits, no sign or leading zero")],
+) -> int:
+    return await visible_table(connection, table_id)
+
+
+TableNumber = Annotated[int, Depends(_table_of_path)]
+"""A route's ``{table_id}``: the table's id, parsed canonically and visible to the caller (else 404)."""

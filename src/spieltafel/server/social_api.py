@@ -11,12 +11,12 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr
 from .accounts import Account
 from .auth import optional_account, require_account
 from .errors import Conflict
+from .privacy import TableNumber
 from .schemas import ErrorOut
 
 router = APIRouter()
 Me = Annotated[Account, Depends(require_account)]
 MaybeMe = Annotated[Account | None, Depends(optional_account)]
-TableNumber = Annotated[int, Path(ge=1, le=2**31 - 1, description="the table's id")]
 AccountName = Annotated[str, Path(max_length=100, description="an account's name")]
 
 

@@ -32,7 +32,7 @@ from .clocks import Limits, SeatClock, Timing
 from .db import AccountRow, Database, GuestRow, MoveRow, SeatRow, TableRow
 from .db.group_commit import GroupCommit, PlainMove
 from .db.models import utcnow
-from .errors import Conflict, Forbidden, Invalid, NotFound, StaleSeq, Unauthenticated
+from .errors import Conflict, Forbidden, Invalid, NotFound, StaleSeq, Unauthenticated, no_table
 from .hub import Hub
 from .jobs import BotJob, JobQueue
 from .runners import BotPool
@@ -194,7 +194,6 @@ class TableService:
         self._locks: dict[int, asyncio.Lock] = {}
         self._labels: dict[str, Callable[[str], str]] = {}
         self._invites: dict[int, str | None] = {}
-        self._guests: set[tuple[int, int]] = set()
         self.finishers: list[Finisher] = []
         """Called with (session, table, final state) once per finished game, in a transaction of their own
         after the last move's (ratings: :meth:`finish`)."""
@@ -257,7 +256,8 @@ class TableService:
 
     # -- private tables and rematches ----------------------------------------------------------
     async def invite_of(self, table_id: int) -> str | None:
-        """The table's invitation code (None: public, or no such table); cached, it never changes."""
+        """The table's invitation code (None: public, or no such table); cached, as it never changes and
+        table ids are never reused (``game_tables`` counts its ids up, on SQLite with ``AUTOINCREMENT``)."""
         if table_id not in self._invites:
             try:
                 await self._read(table_id)
@@ -267,17 +267,21 @@ class TableService:
 
     async def may_see(self, table_id: int, account: Account | None) -> bool:
         """Whether ``account`` may see the table: any public table; a private one only from its seats
-        or after opening its invitation link."""
+        or after opening its invitation link (``table_guests``, removed with the table). False for a
+        private table that does not exist any more. (True for a table that never was: the caller's own
+        refusal for it is the same as for a private table.)"""
         if await self.invite_of(table_id) is None:
             return True
         if account is None:
             return False
-        if (table_id, account.id) in self._guests or (await self._read(table_id)).seat_of(account) is not None:
+        try:
+            live = await self._read(table_id)
+        except NotFound:
+            return False
+        if live.seat_of(account) is not None or live.gone_seat(account) is not None:
             return True
         async with self.db.session() as session:
             guest = await session.get(GuestRow, (table_id, account.id))
-        if guest is not None:
-            self._guests.add((table_id, account.id))
         return guest is not None
 
     async def admit(self, account: Account, code: str) -> int:
@@ -288,7 +292,6 @@ class TableService:
                 raise NotFound("no-invitation", "this invitation link is not valid (ask for a new one)")
             if await session.get(GuestRow, (table_id, account.id)) is None:
                 session.add(GuestRow(table_id=table_id, account_id=account.id))
-        self._guests.add((table_id, account.id))
         return table_id
 
     async def sample_for(self, account: Account, table_id: int) -> dict[str, Any]:
@@ -855,7 +858,7 @@ class TableService:
             row = await session.get(TableRow, table_id)
             if row is None:
                 self._live.pop(table_id, None)
-                raise NotFound("no-table", f"there is no table {table_id}")
+                raise no_table(table_id)
             count = await session.scalar(select(func.count()).select_from(MoveRow).where(MoveRow.table_id == table_id))
             current = cached is not None and cached.seq == count and cached.status == row.status
             self._invites[table_id] = row.invite

@@ -24,13 +24,13 @@ from sqlalchemy.exc import SQLAlchemyError
 from .accounts import Account
 from .auth import account_for
 from .errors import NotFound, ServiceError
+from .privacy import CLOSE_NO_TABLE, visible_table
 from .ratelimit import RateLimits
 from .settings import MAX_MESSAGE_BYTES
 from .tables import StateContext
 
 router = APIRouter()
 log = logging.getLogger("spieltafel.server")
-CLOSE_NO_TABLE = 4404
 CLOSE_POLICY = 1008
 
 
@@ -187,12 +187,10 @@ async def table_socket(socket: WebSocket, table_id: str) -> None:
     services = socket.app.state.services
     account = await account_for(socket)
     try:
-        number = int(table_id)
-        table = await services.tables.get(number) if 0 < number < 2**31 else None
-        if table is None:
-            raise NotFound("no-table", f"there is no table {table_id}")
-    except (ValueError, NotFound):
-        await socket.send_text(json.dumps({"type": "error", "code": "no-table", "message": f"no table {table_id}"}))
+        number = await visible_table(socket, table_id)
+        table = await services.tables.get(number)
+    except NotFound as refusal:
+        await socket.send_text(json.dumps({"type": "error", "code": refusal.code, "message": refusal.message}))
         await socket.close(code=CLOSE_NO_TABLE)
         return
     connection = Connection(socket, number, account, table["game"])

@@ -53,11 +53,30 @@ the other (without it two could both create the schema, and one failed on a dupl
 
 async def migrate(engine: AsyncEngine) -> None:
     """Create or upgrade the schema to the newest migration. On PostgreSQL under an advisory lock held
-    until the migration's transaction ends: a process that waited for it finds the schema made."""
+    until the migration's transaction ends: a process that waited for it finds the schema made. On SQLite
+    with foreign keys off, as SQLite's way of changing a table asks (a rebuilt table is dropped and
+    made again: with them on, the drop would cascade to the rows that refer to it); they are checked
+    afterwards and the connection is not used again."""
+    if engine.dialect.name == "sqlite":
+        await _migrate_sqlite(engine)
+        return
     async with engine.begin() as connection:
-        if connection.dialect.name == "postgresql":
-            await connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
+        await connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
         await connection.run_sync(_upgrade)
+
+
+async def _migrate_sqlite(engine: AsyncEngine) -> None:
+    async with engine.connect() as connection:
+        await connection.exec_driver_sql("PRAGMA foreign_keys=OFF")  # outside a transaction, or it is ignored
+        await connection.commit()
+        try:
+            async with connection.begin():
+                await connection.run_sync(_upgrade)
+                broken = (await connection.exec_driver_sql("PRAGMA foreign_key_check")).all()
+                if broken:
+                    raise RuntimeError(f"the migration left rows that refer to missing ones: {broken[:5]}")
+        finally:
+            await connection.invalidate()  # its pragmas differ from the pool's: never hand it out again
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:

@@ -72,6 +72,7 @@ class TableRow(Base):
         Index("uq_game_tables_invite", "invite", unique=True),
         Index("uq_game_tables_rematch_id", "rematch_id", unique=True),
         Index("ix_game_tables_rating_due", "id", postgresql_where=text("rating_due"), sqlite_where=text("rating_due")),
+        {"sqlite_autoincrement": True},  # ids are never used twice (migration 0009); PostgreSQL's SERIAL neither
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)

@@ -22,6 +22,8 @@ def install(app: FastAPI) -> None:
     from fastapi.staticfiles import StaticFiles
     from starlette.exceptions import HTTPException as StarletteHTTPException
 
+    from spieltafel.server.errors import ServiceError
+
     from . import account, board, i18n, pages, profiles, replay, rules
     from .security import PageMiddleware
 
@@ -39,4 +41,5 @@ def install(app: FastAPI) -> None:
     if board.decorate not in decorators:
         decorators.append(board.decorate)
     app.add_exception_handler(StarletteHTTPException, pages.not_found_page)
+    app.add_exception_handler(ServiceError, pages.refusal_page)
     app.add_middleware(PageMiddleware, fastapi_app=app)

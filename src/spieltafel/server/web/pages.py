@@ -19,6 +19,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 from spieltafel.core import get_game
 from spieltafel.core.registry import all_games
 from spieltafel.server.auth import address_of, cookie_secure, rate_limits, sign_in_checked, start_session
+from spieltafel.server.privacy import TableNumber
 from spieltafel.server.ratelimit import RateLimited
 
 from . import board, i18n
@@ -59,6 +60,7 @@ def error_text(error: Exception, gettext: Callable[[str], str]) -> str:
         "unauthenticated": gettext("Please sign in first."),
         "forbidden": gettext("You may not do that."),
         "not-found": gettext("There is no such table."),
+        "no-table": gettext("There is no such table."),
         "taken": gettext("That name is taken. Please choose another."),
         "name-taken": gettext("That name is taken. Please choose another."),
         "seat-taken": gettext("That seat is taken."),
@@ -256,6 +258,21 @@ async def not_found_page(request: Request, error: Exception) -> Response:
     gettext = gettext_of(request)
     context = {"heading": gettext("Page not found"), "text": gettext("There is no page at this address.")}
     return render(request, "message.html", context, 404)
+
+
+async def refusal_page(request: Request, error: Exception) -> Response:
+    """A service refusal raised before a page's own code ran (a table id the caller may not see): a page
+    in the reader's language; the API keeps its JSON shape."""
+    from spieltafel.server.app import service_error_json
+    from spieltafel.server.errors import ServiceError
+
+    assert isinstance(error, ServiceError)
+    if not is_page(request.url.path):
+        return await service_error_json(request, error)
+    gettext = gettext_of(request)
+    text = error_text(error, gettext)
+    heading = gettext("Table not found") if error.code == "no-table" else text
+    return render(request, "message.html", {"heading": heading, "text": text}, error.status)
 
 
 # -- accounts -----------------------------------------------------------------------------------------
@@ -564,7 +581,7 @@ async def create_table(request: Request) -> Response:
 
 
 @router.get("/tables/{table_id}", response_class=HTMLResponse)
-async def table_page(request: Request, table_id: int) -> Response:
+async def table_page(request: Request, table_id: TableNumber) -> Response:
     gettext = gettext_of(request)
     lang = language_of(request)
     me = account_of(request)
@@ -725,7 +742,7 @@ def client_texts(gettext: Callable[[str], str]) -> dict[str, str]:
 
 
 @router.post("/tables/{table_id}/join")
-async def join_table(request: Request, table_id: int) -> Response:
+async def join_table(request: Request, table_id: TableNumber) -> Response:
     me = account_of(request)
     if me is None:
         return _redirect(f"/signin?next=/tables/{table_id}")
@@ -746,7 +763,7 @@ async def join_table(request: Request, table_id: int) -> Response:
 
 
 @router.post("/tables/{table_id}/leave")
-async def leave_table(request: Request, table_id: int) -> Response:
+async def leave_table(request: Request, table_id: TableNumber) -> Response:
     me = account_of(request)
     if me is None:
         return _redirect(f"/signin?next=/tables/{table_id}")
@@ -768,7 +785,7 @@ async def leave_table(request: Request, table_id: int) -> Response:
 
 
 @router.post("/tables/{table_id}/chat")
-async def say(request: Request, table_id: int) -> Response:
+async def say(request: Request, table_id: TableNumber) -> Response:
     me = account_of(request)
     if me is None:
         return _redirect(f"/signin?next=/tables/{table_id}")
@@ -818,7 +835,7 @@ async def invitation(request: Request, code: str) -> Response:
 
 
 @router.post("/tables/{table_id}/rematch")
-async def rematch(request: Request, table_id: int) -> Response:
+async def rematch(request: Request, table_id: TableNumber) -> Response:
     me = account_of(request)
     if me is None:
         return _redirect(f"/signin?next=/tables/{table_id}")

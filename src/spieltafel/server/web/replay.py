@@ -38,6 +38,7 @@ from pydantic import ValidationError
 
 from spieltafel.core import Event, GameRecord, SpieltafelError, State, get_game, replay
 from spieltafel.server.errors import ServiceError
+from spieltafel.server.privacy import TableNumber
 from spieltafel.server.web.security import files_of
 from spieltafel.server.web.templating import gettext_of, render
 
@@ -449,7 +450,7 @@ def _tables(request: Request) -> Any:
 
 
 @router.get("/tables/{table_id}/replay", response_class=HTMLResponse)
-async def table_replay(request: Request, table_id: int) -> Response:
+async def table_replay(request: Request, table_id: TableNumber) -> Response:
     tables = _tables(request)
     try:
         info = await tables.get(table_id)
@@ -473,7 +474,7 @@ async def table_replay(request: Request, table_id: int) -> Response:
 
 
 @router.get("/tables/{table_id}/record.json")
-async def table_record(request: Request, table_id: int) -> Response:
+async def table_record(request: Request, table_id: TableNumber) -> Response:
     try:
         record: GameRecord = await _tables(request).record(table_id)
     except ServiceError as error:
@@ -665,7 +666,7 @@ def _history_context(request: Request, game: RunningGame, step: int) -> dict[str
 
 
 @router.get("/tables/{table_id}/history", response_class=HTMLResponse)
-async def table_history(request: Request, table_id: int) -> Response:
+async def table_history(request: Request, table_id: TableNumber) -> Response:
     try:
         game = await _running_game(request, table_id)
     except ServiceError as error:
