@@ -9,6 +9,7 @@ runs the engine suites on both builds). Everything else (project data, dependenc
 
 from __future__ import annotations
 
+import ast
 import os
 import sys
 import tempfile
@@ -17,20 +18,24 @@ from pathlib import Path
 from setuptools import setup
 from setuptools.command.build_ext import build_ext
 
+
+def game_modules(package: Path) -> list[str]:
+    """The modules a built-in game declares for compiling: the ``COMPILED`` tuple of its ``__init__.py``, read
+    without importing it (its kit's ``compiled``; docs/games.md)."""
+    tree = ast.parse((package / "__init__.py").read_text(encoding="utf-8"))
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "COMPILED" for t in node.targets):
+            return [str(package / f"{module}.py") for module in ast.literal_eval(node.value)]
+    return []
+
+
 COMPILED = [
     "src/spieltafel/core/game.py",
     "src/spieltafel/core/kiss.py",
     "src/spieltafel/bots/ismcts.py",
     "src/spieltafel/bots/greedy.py",
-    *(
-        f"src/spieltafel/games/{game}/{module}.py"
-        for game, modules in {
-            "haleakala": ("state", "rules", "board", "components", "heuristics", "view", "notation"),
-            "iquazu": ("state", "rules", "board", "components", "heuristics", "view", "notation"),
-            "niagara": ("state", "rules", "river", "components", "heuristics", "view", "notation"),
-        }.items()
-        for module in modules
-    ),
+    *(module for package in sorted(Path("src/spieltafel/games").iterdir()) if (package / "__init__.py").is_file()
+      for module in game_modules(package)),
 ]
 """The modules on the search's hot path (rules, state, views for determinisation, heuristics, search).
 Not ``core/rng.py``: SplitMix64 works on 64-bit numbers, beyond mypyc's fast small integers, and compiled

@@ -1,4 +1,5 @@
-"""Write the golden game records in tests/golden/: one game between greedy bots per game and player
+"""Write the golden game records (the built-in games' in tests/golden/, another game's in its kit's
+``goldens`` folder): one game between greedy bots per game and player
 count with the default options, and one per other value of each option (at the smallest player count).
 
 Each file holds the record (game, options, seed, seats, actions, result) and the SHA-256 of the
@@ -15,7 +16,7 @@ import sys
 from pathlib import Path
 
 from spieltafel.bots import make_bot
-from spieltafel.core import Game, GoldenRecord, all_games, final_state_digest
+from spieltafel.core import Game, GoldenRecord, all_games, final_state_digest, kit_of
 from spieltafel.match import play_game
 
 GOLDEN = Path(__file__).resolve().parent.parent / "tests" / "golden"
@@ -36,16 +37,17 @@ def golden_cases(game: Game) -> list[tuple[int, dict[str, str], str]]:
 
 
 def main(names: list[str]) -> None:
-    GOLDEN.mkdir(parents=True, exist_ok=True)
     for game in all_games():
         if names and game.name not in names:
             continue
+        folder = kit_of(game).goldens_folder() or GOLDEN
+        folder.mkdir(parents=True, exist_ok=True)
         for players, options, stem in golden_cases(game):
             bots = [make_bot(BOT, SEED * 10 + seat) for seat in range(players)]
             state, record = play_game(game, players, SEED + players, bots, options)
             golden = GoldenRecord(record=record, final_state_sha256=final_state_digest(state))
             document = golden.model_dump(mode="json")
-            (GOLDEN / f"{stem}.json").write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
+            (folder / f"{stem}.json").write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
             print(f"{stem}: {len(record.actions)} actions, scores {state.scores()}")
 
 

@@ -9,22 +9,26 @@ import pytest
 from typer.testing import CliRunner
 
 from spieltafel.cli import app
-from spieltafel.core import all_games, final_state_digest, load_record_file, replay
+from spieltafel.core import Game, all_games, final_state_digest, kit_of, load_record_file, replay
 
 GOLDEN = Path(__file__).parent / "golden"
-FILES = sorted(GOLDEN.glob("*.json"))
+"""The built-in games' golden records; a game from outside keeps its own (its kit's ``goldens``)."""
 
 
-def test_every_game_player_count_and_option_value_has_a_golden_record() -> None:
-    expected = {f"{g.name}-{n}p.json" for g in all_games() for n in range(g.min_players, g.max_players + 1)}
+def golden_folder(game: Game) -> Path:
+    return kit_of(game).goldens_folder() or GOLDEN
+
+
+FILES = sorted({path for game in all_games() for path in golden_folder(game).glob(f"{game.name}-*.json")})
+
+
+@pytest.mark.parametrize("game", all_games(), ids=lambda game: game.name)
+def test_every_game_player_count_and_option_value_has_a_golden_record(game: Game) -> None:
+    expected = {f"{game.name}-{n}p.json" for n in range(game.min_players, game.max_players + 1)}
     expected |= {
-        f"{g.name}-{g.min_players}p-{o.name}-{v}.json"
-        for g in all_games()
-        for o in g.options
-        for v in o.choices
-        if v != o.default
+        f"{game.name}-{game.min_players}p-{o.name}-{v}.json" for o in game.options for v in o.choices if v != o.default
     }
-    assert expected <= {f.name for f in FILES}
+    assert expected <= {f.name for f in golden_folder(game).glob("*.json")}
 
 
 @pytest.mark.parametrize("path", FILES, ids=[f.stem for f in FILES])

@@ -42,7 +42,8 @@ from spieltafel.match import GameSummary, choose, play_game
 from spieltafel.server.command import serve, worker
 
 app = typer.Typer(
-    cls=OneLineErrors, add_completion=False, no_args_is_help=True, help="Spieltafel: Iquazú, Haleakala and Niagara."
+    cls=OneLineErrors, add_completion=False, no_args_is_help=True,
+    help="Spieltafel: board games with faithful rules, bots and an online platform (see: spieltafel games).",
 )
 state_app = typer.Typer(no_args_is_help=True, help="Inspect and drive a full-state JSON file.")
 app.add_typer(state_app, name="state")

@@ -5,25 +5,18 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from spieltafel.core import Rng, get_game
+from spieltafel.core import Rng, all_games, get_game
 from spieltafel.core.game import State
 
-COUNTS = {"iquazu": (2, 3, 4), "haleakala": (2,), "niagara": (3, 4, 5)}
+COUNTS = {game.name: tuple(range(game.min_players, game.max_players + 1)) for game in all_games()}
 VARIANTS: dict[str, dict[str, str]] = {
-    "iquazu": {"water": "every-turn"},
-    "haleakala": {"variant": "tactical", "priestess": "optional"},
-    "niagara": {
-        "second-canoe": "launch-only",
-        "ending": "finish-round",
-        "loading": "anywhere",
-        "direction": "per-turn",
-    },
+    game.name: {o.name: next(c for c in o.choices if c != o.default) for o in game.options if len(o.choices) > 1}
+    for game in all_games()
 }
-"""Non-default options, so that the actions only they allow (e.g. Haleakala's lava disc) meet the boards too."""
+"""Every option at a value other than its default, so that the actions only they allow (e.g. Haleakala's lava
+disc) meet the boards too."""
 CASES = [(game, players, "") for game, counts in COUNTS.items() for players in counts] + [
-    ("iquazu", 3, "variant"),
-    ("haleakala", 2, "variant"),
-    ("niagara", 4, "variant"),
+    (game, (counts[0] + counts[-1]) // 2, "variant") for game, counts in COUNTS.items() if VARIANTS[game]
 ]
 
 

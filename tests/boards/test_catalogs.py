@@ -10,11 +10,15 @@ import pytest
 from babel.messages.extract import extract_from_file
 from babel.messages.pofile import read_po
 
+from spieltafel.core import all_games, kit_of
+
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = ROOT / "src" / "spieltafel" / "games"
 LOCALES = ROOT / "src" / "spieltafel" / "server" / "web" / "locales"
 SOURCES = [GAMES / "svgkit.py"] + [
-    GAMES / game / f"{m}.py" for game in ("iquazu", "haleakala", "niagara") for m in ("svg", "words")
+    kit.folder() / f"{part}.py"
+    for kit in (kit_of(game) for game in all_games()) if kit.locales is None  # the site's catalogs carry its words
+    for part in (kit.board, kit.words) if part is not None
 ]
 PLACEHOLDER = re.compile(r"\{[a-z_]*\}")
 

@@ -3,13 +3,12 @@ inline styles or handlers, nothing drawn that the seat's view does not contain."
 
 from __future__ import annotations
 
-import importlib
 import xml.etree.ElementTree as ET
 from types import ModuleType
 
 import pytest
 
-from spieltafel.core import Rng
+from spieltafel.core import Rng, all_games, get_game, kit_of
 
 from .cases import CASES, legal_of, positions
 
@@ -17,7 +16,11 @@ NS = "{http://www.w3.org/2000/svg}"
 
 
 def svg_module(game: str) -> ModuleType:
-    return importlib.import_module(f"spieltafel.games.{game}.svg")
+    """The game's board module, asked of its kit."""
+    kit = kit_of(get_game(game))
+    module = kit.module(kit.board)
+    assert module is not None, f"{game} declares no board"
+    return module
 
 
 def targets(root: ET.Element) -> dict[int, int]:
@@ -79,7 +82,7 @@ def test_the_board_shows_only_the_view(game: str, players: int, variant: str) ->
             assert boards[0] == module.render_board(state.view(seat), seat, legal_of(state, seat))
 
 
-@pytest.mark.parametrize(("game", "players"), [("iquazu", 3), ("haleakala", 2), ("niagara", 3)])
+@pytest.mark.parametrize(("game", "players"), [(g.name, (g.min_players + g.max_players) // 2) for g in all_games()])
 def test_highlight_marks_the_last_move(game: str, players: int) -> None:
     module = svg_module(game)
     for state, events in positions(game, players, games=1):

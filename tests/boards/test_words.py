@@ -3,11 +3,12 @@ and every visible string of the boards goes through gettext."""
 
 from __future__ import annotations
 
-import importlib
 import re
 import xml.etree.ElementTree as ET
 
 import pytest
+
+from spieltafel.core import get_game, kit_of
 
 from .cases import CASES, legal_of, positions
 
@@ -31,7 +32,9 @@ def bypasses(text: str) -> bool:
 
 @pytest.mark.parametrize(("game", "players", "variant"), CASES)
 def test_every_action_and_event_has_words(game: str, players: int, variant: str) -> None:
-    words = importlib.import_module(f"spieltafel.games.{game}.words")
+    kit = kit_of(get_game(game))
+    words = kit.module(kit.words)
+    assert words is not None
     kinds: set[str] = set()
     for state, events in positions(game, players, variant, games=3, every=1):
         for event in events:
@@ -48,7 +51,9 @@ def test_every_action_and_event_has_words(game: str, players: int, variant: str)
 
 @pytest.mark.parametrize(("game", "players", "variant"), CASES)
 def test_every_visible_string_is_translatable(game: str, players: int, variant: str) -> None:
-    svg = importlib.import_module(f"spieltafel.games.{game}.svg")
+    kit = kit_of(get_game(game))
+    svg = kit.module(kit.board)
+    assert svg is not None
     for state, _ in positions(game, players, variant, games=1, every=9):
         for seat in (*state.seats_to_act(), None):
             board = svg.render_board(state.view(seat), seat, legal_of(state, seat) if seat is not None else [], pseudo)

@@ -13,7 +13,8 @@ from spieltafel.core import Event, Game, GameRecord, Recorder, Rng, all_games, g
 
 CASES = [(game, players) for game in all_games() for players in range(game.min_players, game.max_players + 1)]
 IDS = [f"{game.name}-{players}p" for game, players in CASES]
-SEED = 21
+SEED = 7_340_021
+"""Distinctive, so that finding its digits in a public record means the seed, not a card or a count."""
 
 
 def played(game: Game, players: int) -> tuple[GameRecord, list[list[Event]]]:

@@ -13,6 +13,8 @@ from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po, write_po
 
+from spieltafel.core import all_games, kit_of
+
 WEB = Path(__file__).resolve().parents[2] / "src" / "spieltafel" / "server" / "web"
 LOCALES = WEB / "locales"
 POT = LOCALES / "rules.pot"
@@ -20,7 +22,7 @@ LANGUAGES = ("de", "nl")
 DOMAIN = "rules"
 
 _METHODS = [
-    ("templates/rules/**.html", "jinja2"),
+    ("templates/rules/**.html", "jinja2"),  # the layout of every rules page; each game's own text: site_games()
     ("templates/replay/**.html", "jinja2"),
     ("rules.py", "python"),
     ("replay.py", "python"),
@@ -28,14 +30,34 @@ _METHODS = [
 _OPTIONS = {"templates/**.html": {"extensions": "jinja2.ext.i18n", "trimmed": "true"}}
 
 
+_KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "N_": None}
+
+
+def site_games() -> list[tuple[Path, str]]:
+    """(package folder, rules template) of every registered game whose words the site's catalogs carry
+    (a game with catalogs of its own, ``GameKit.locales``, is left to them)."""
+    found = []
+    for game in all_games():
+        kit = kit_of(game)
+        if kit.locales is None and kit.rules is not None:
+            found.append((kit.folder(), kit.rules.template))
+    return found
+
+
 def extract() -> Catalog:
-    """Every message of the rules and replay pages, with where it is used."""
+    """Every message of the rules and replay pages (and of the games' rules pages and blurbs), with where
+    it is used."""
     catalog = Catalog(domain=DOMAIN, project="Spieltafel", msgid_bugs_address="", copyright_holder="Spieltafel")
-    for filename, lineno, message, comments, context in extract_from_dir(
-        str(WEB), _METHODS, options_map=_OPTIONS, keywords={"_": None, "gettext": None, "ngettext": (1, 2)},
-        comment_tags=("Translators:",),
-    ):
-        catalog.add(message, None, [(filename, lineno)], auto_comments=comments, context=context)
+    places = [(WEB, _METHODS, _OPTIONS)] + [
+        (folder, [(template, "jinja2"), ("__init__.py", "python")],
+         {template: {"extensions": "jinja2.ext.i18n", "trimmed": "true"}})
+        for folder, template in site_games()
+    ]
+    for root, methods, options in places:
+        for filename, lineno, message, comments, context in extract_from_dir(
+            str(root), methods, options_map=options, keywords=_KEYWORDS, comment_tags=("Translators:",),
+        ):
+            catalog.add(message, None, [(f"{root.name}/{filename}", lineno)], auto_comments=comments, context=context)
     return catalog
 
 

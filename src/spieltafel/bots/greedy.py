@@ -1,4 +1,4 @@
-"""Greedy: one-ply lookahead on the game's own heuristic (``games/<game>/heuristics.py``).
+"""Greedy: one-ply lookahead on the game's own heuristic (its kit's ``heuristics``).
 
 The bot draws one state from its information set, tries every legal action on a copy of it and
 keeps the action whose result the game's ``evaluate(state, seat)`` likes best (ties: a seeded
@@ -7,10 +7,9 @@ random choice among the best).
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 
-from spieltafel.core import Rng, SpieltafelError, State
+from spieltafel.core import Rng, SpieltafelError, State, get_game, kit_of
 
 from . import Observation
 
@@ -18,11 +17,10 @@ Evaluate = Callable[[State, int], float]
 
 
 def heuristic(game: str) -> Evaluate:
-    """The game's heuristic ``evaluate(state, seat)``; SpieltafelError if the game has none."""
-    try:
-        module = importlib.import_module(f"spieltafel.games.{game}.heuristics")
-    except ModuleNotFoundError as error:
-        raise SpieltafelError(f"the greedy bot has no heuristic for {game!r} yet") from error
+    """The game's heuristic ``evaluate(state, seat)`` (its kit's ``heuristics``); SpieltafelError if it has none."""
+    module = kit_of(get_game(game)).heuristics_module()
+    if module is None:
+        raise SpieltafelError(f"the greedy bot has no heuristic for {game!r}: its kit declares none")
     evaluate: Evaluate = module.evaluate
     return evaluate
 

@@ -15,12 +15,11 @@ and the joint choice leads to the child.
 from __future__ import annotations
 
 import gc
-import importlib
 import math
 import time
 from collections.abc import Callable
 
-from spieltafel.core import Rng, State
+from spieltafel.core import Rng, State, get_game, kit_of
 
 from . import Observation
 
@@ -82,9 +81,8 @@ def random_playout(state: State, rng: Rng, depth: int | None = None) -> None:
 def game_values(game: str) -> tuple[Values | None, float | None]:
     """The game's heuristic per-seat values (``heuristics.values``) and the noise of those values
     (``heuristics.TEMPERATURE``, in the values' own unit), where the game has them."""
-    try:
-        module = importlib.import_module(f"spieltafel.games.{game}.heuristics")
-    except ModuleNotFoundError:
+    module = kit_of(get_game(game)).heuristics_module()
+    if module is None:
         return None, None
     values: Values | None = getattr(module, "values", None)
     temperature: float | None = getattr(module, "TEMPERATURE", None)

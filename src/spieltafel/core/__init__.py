@@ -13,6 +13,7 @@ from .errors import (
 )
 from .events import JSON, Event
 from .game import NOTATION_LIMIT, Action, Game, OptionSpec, Seat, State, check_seat, legal_texts
+from .kit import GameKit, RulesPage, kit_of
 from .record import (
     GameRecord,
     GameResult,
@@ -34,6 +35,7 @@ __all__ = [
     "Action",
     "Event",
     "Game",
+    "GameKit",
     "GameRecord",
     "GameResult",
     "GoldenRecord",
@@ -47,6 +49,7 @@ __all__ = [
     "RecordedAction",
     "Recorder",
     "Rng",
+    "RulesPage",
     "Seat",
     "SpieltafelError",
     "State",
@@ -56,6 +59,7 @@ __all__ = [
     "check_seat",
     "final_state_digest",
     "get_game",
+    "kit_of",
     "legal_texts",
     "load_record_file",
     "load_state",

@@ -1,4 +1,4 @@
-"""Finding a game's observation encoder: the module ``spieltafel.games.<game>.encoding``.
+"""Finding a game's observation encoder: its kit's ``encoding`` module.
 
 Each such module defines ``observation_size(players) -> int`` and ``encode(view, players)``, a
 float32 vector of that size with entries in [0, 1], computed from the seat's view dict alone.
@@ -7,12 +7,11 @@ Needs numpy only.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import cast
 
-from spieltafel.core import JSON, SpieltafelError, get_game
+from spieltafel.core import JSON, SpieltafelError, get_game, kit_of
 
 from .features import Vector
 
@@ -26,13 +25,12 @@ class Encoder:
 
 
 def load_encoder(game: str) -> Encoder:
-    """The encoder of ``game``, found as ``spieltafel.games.<game>.encoding``."""
-    name = get_game(game).name
-    try:
-        module = importlib.import_module(f"spieltafel.games.{name}.encoding")
-    except ModuleNotFoundError as error:
-        raise SpieltafelError(f"{name} has no observation encoding (spieltafel.games.{name}.encoding)") from error
+    """The encoder of ``game``: its kit's ``encoding``."""
+    found = get_game(game)
+    module = kit_of(found).encoding_module()
+    if module is None:
+        raise SpieltafelError(f"{found.name} has no observation encoding: its kit declares none (docs/games.md)")
     return Encoder(
-        cast(Callable[[int], int], module.observation_size),
+        module.observation_size,
         cast(Callable[[Mapping[str, JSON], int], Vector], module.encode),
     )

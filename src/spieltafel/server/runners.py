@@ -20,7 +20,7 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import TYPE_CHECKING, Any
 
 from spieltafel.bots import make_bot
-from spieltafel.core import get_game
+from spieltafel.core import all_games, get_game
 from spieltafel.match import choose
 
 from .jobs import CLOSE_SECONDS, Delivery, JobQueue
@@ -36,7 +36,7 @@ def _lower_priority(parent: int) -> None:
     with contextlib.suppress(OSError):  # not permitted: run at normal priority
         os.nice(WORKER_NICENESS)
     _exit_when_orphaned(parent)
-    get_game("iquazu")  # import the games once per worker, not on the first move
+    all_games()  # import the games once per worker, not on the first move
 
 
 ORPHAN_CHECK_SECONDS = 1.0

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import builtins
-import importlib
 import logging
 import secrets
 import time
@@ -24,7 +23,17 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from spieltafel.bots import BOTS
-from spieltafel.core import Event, GameRecord, GameResult, RecordedAction, Rng, SpieltafelError, State, get_game
+from spieltafel.core import (
+    Event,
+    GameRecord,
+    GameResult,
+    RecordedAction,
+    Rng,
+    SpieltafelError,
+    State,
+    get_game,
+    kit_of,
+)
 
 from . import clocks
 from .accounts import Account
@@ -151,21 +160,9 @@ class Live:
 
 
 def _labeller(game: str) -> Callable[[str], str]:
-    """The game's ``words.action_label`` (plain English) when it has one, else the notation itself."""
-    try:
-        words = importlib.import_module(f"spieltafel.games.{game}.words")
-        label: Callable[[str, Callable[[str], str]], str] = words.action_label
-    except (ImportError, AttributeError):
-        return lambda notation: notation
-
-    def safe(notation: str) -> str:
-        try:
-            return label(notation, lambda s: s)
-        except Exception:  # a label is a courtesy: never let it fail a state message
-            log.exception("no label for %s action %r", game, notation)
-            return notation
-
-    return safe
+    """The game's action labels in plain English (its kit's words; the notation where it has none)."""
+    words = kit_of(get_game(game)).words_module()
+    return lambda notation: words.action_label(notation, lambda text: text)
 
 
 def wall_clock_ms() -> int:

@@ -5,10 +5,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from spieltafel.core import JSON, Game, OptionSpec, State, register
+from spieltafel.core import JSON, Game, GameKit, OptionSpec, RulesPage, State, register
+from spieltafel.core.kit import N_
 
 from .notation import ACTION_SPACE
 from .state import HaleakalaState
+
+COMPILED = ("state", "rules", "board", "components", "heuristics", "view", "notation")
+"""The modules on the search's hot path that ``setup.py`` compiles with mypyc (it reads this line)."""
 
 
 class Haleakala(Game):
@@ -34,6 +38,16 @@ class Haleakala(Game):
             "die sofort ausgeführt werden müssen', the default) or may be passed ('Der Spieler darf ... "
             "versetzen'); the Priestess bought from the scoring board is optional either way ('... wenn man "
             "die Aktion nicht ausführen kann oder will')",
+        ),
+    )
+
+    kit = GameKit(
+        package=__name__,
+        rules=RulesPage(picture_players=2, picture_moves=60),
+        compiled=COMPILED,
+        blurb=N_(
+            "Two shamans raise statues on a volcano island; the fishing boat hands out cards, and the "
+            "lava destroys what stands in its way."
         ),
     )
 

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from spieltafel.core import JSON, Game, OptionSpec, State, register
+from spieltafel.core import JSON, Game, GameKit, OptionSpec, RulesPage, State, register
+from spieltafel.core.kit import N_
 
 from .notation import ACTION_SPACE
 from .state import IquazuState
+
+COMPILED = ("state", "rules", "board", "components", "heuristics", "view", "notation")
+"""The modules on the search's hot path that ``setup.py`` compiles with mypyc (it reads this line)."""
 
 
 class Iquazu(Game):
@@ -24,6 +28,16 @@ class Iquazu(Game):
             "holder-turn",
             "who drops water: the water-box holder at the end of their own turn (rulebook), "
             "or the holder after every player's turn",
+        ),
+    )
+
+    kit = GameKit(
+        package=__name__,
+        rules=RulesPage(picture_players=3, picture_moves=40),
+        compiled=COMPILED,
+        blurb=N_(
+            "Place your gems in the rock face behind the waterfall before the water covers the slots; "
+            "majorities in columns and rows score."
         ),
     )
 

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from spieltafel.core import JSON, Game, OptionSpec, State, register
+from spieltafel.core import JSON, Game, GameKit, OptionSpec, RulesPage, State, register
+from spieltafel.core.kit import N_
 
 from .notation import ACTION_SPACE
 from .state import NiagaraState
+
+COMPILED = ("state", "rules", "river", "components", "heuristics", "view", "notation")
+"""The modules on the search's hot path that ``setup.py`` compiles with mypyc (it reads this line)."""
 
 
 class Niagara(Game):
@@ -56,6 +60,13 @@ class Niagara(Game):
             "round; the most banked gems win, then the highest gem value, ties share (200 lies far beyond "
             "the longest games between greedy bots; 100 cuts a few of them short)",
         ),
+    )
+
+    kit = GameKit(
+        package=__name__,
+        rules=RulesPage(picture_players=3, picture_moves=90),
+        compiled=COMPILED,
+        blurb=N_("Paddle canoes to the gem caves and back while the river carries everything towards the falls."),
     )
 
     def action_space_size(self, players: int) -> int:

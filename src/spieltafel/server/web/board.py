@@ -2,29 +2,30 @@
 
 Registered in ``app.state.state_decorators`` by :func:`spieltafel.server.web.install`. The server calls it
 before it sends a state message on a WebSocket opened as ``/ws/tables/{id}?board=svg&lang=de``; it adds
-``"board"`` (``spieltafel.games.<game>.svg.render_board`` drawn from the seat's view only),
+``"board"`` (the game's board drawn from the seat's view only),
 ``"label"`` on every legal action and ``"texts"`` (one line of words per event) from the game's
-``words.py``. Everything it adds is derived from what the payload already holds for that seat, so it can
+words (both from its kit, ``spieltafel.core.kit``). Everything it adds is derived from what the payload
+already holds for that seat, so it can
 add no secret.
 """
 
 from __future__ import annotations
 
-import importlib
 import logging
 from collections.abc import Callable, Mapping, MutableMapping, Sequence
-from types import ModuleType
 from typing import Any
+
+from spieltafel.core import GameKit, UnknownGameError, get_game, kit_of
 
 from . import i18n
 
 log = logging.getLogger(__name__)
 
 
-def _module(game: str, name: str) -> ModuleType | None:
+def _kit(game: str) -> GameKit | None:
     try:
-        return importlib.import_module(f"spieltafel.games.{game}.{name}")
-    except ImportError:
+        return kit_of(get_game(game))
+    except UnknownGameError:
         return None
 
 
@@ -44,49 +45,31 @@ def render_board(
     legal: Sequence[tuple[int, str]],
     gettext: Callable[[str], str],
 ) -> str | None:
-    """The SVG board of ``game``, or None when the game has no ``svg.py`` (yet)."""
-    module = _module(game, "svg")
-    if module is None or not hasattr(module, "render_board"):
+    """The SVG board of ``game`` (its kit's ``board``), or None when the game has none."""
+    kit = _kit(game)
+    if kit is None or kit.board is None:
         return None
-    board: str = module.render_board(view, seat, list(legal), gettext)
-    return board
+    return kit.board_module().render_board(view, seat, list(legal), gettext)
 
 
 def action_label(game: str, notation: str, gettext: Callable[[str], str]) -> str:
-    """An action in words (the notation itself when the game has no ``words.py``)."""
-    module = _module(game, "words")
-    if module is None or not hasattr(module, "action_label"):
-        return notation
-    try:
-        label: str = module.action_label(notation, gettext)
-    except Exception:  # a label must never stop a state from being sent
-        log.exception("action_label failed for %s %r", game, notation)
-        return notation
-    return label
+    """An action in words (the notation itself when the game has no words)."""
+    kit = _kit(game)
+    return notation if kit is None else kit.words_module().action_label(notation, gettext)
 
 
 def seat_name(game: str, seat: int, gettext: Callable[[str], str]) -> str | None:
     """The game's name for a seat in words (its colour, e.g. "Red"), or None."""
-    module = _module(game, "words")
-    if module is None or not hasattr(module, "seat_name"):
-        return None
-    try:
-        name: str = module.seat_name(seat, gettext)
-    except Exception:
-        return None
-    return name
+    kit = _kit(game)
+    return None if kit is None or kit.words is None else kit.words_module().seat_name(seat, gettext)
 
 
 def event_text(game: str, event: Mapping[str, Any], gettext: Callable[[str], str]) -> str:
     """An event in words."""
-    module = _module(game, "words")
-    if module is not None and hasattr(module, "event_text"):
-        try:
-            text: str = module.event_text(event, gettext)
-            return text
-        except Exception:
-            log.exception("event_text failed for %s %r", game, event)
-    return gettext("Something happened that cannot be shown in words.")
+    kit = _kit(game)
+    if kit is None or kit.words is None:
+        return gettext("Something happened that cannot be shown in words.")
+    return kit.words_module().event_text(event, gettext)
 
 
 def decorate(payload: MutableMapping[str, Any], context: Any) -> None:

@@ -17,6 +17,8 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import NullTranslations, Translations
 
+from spieltafel.core import all_games, kit_of
+
 LOCALES_DIR = Path(__file__).with_name("locales")
 LANGUAGES: tuple[str, ...] = ("en", "de", "nl")
 DEFAULT_LANGUAGE = "en"
@@ -45,13 +47,24 @@ def _compile(po_path: Path, lang: str, domain: str) -> Translations:
     return Translations(buffer, domain=domain)
 
 
+def catalogs(lang: str) -> list[tuple[Path, str]]:
+    """(``.po`` file, domain) of every catalog for ``lang``: the site's, then each registered game's own
+    (a game that brings its words' translations along declares ``locales`` in its kit)."""
+    found = [(LOCALES_DIR / lang / "LC_MESSAGES" / f"{domain}.po", domain) for domain in domains_present(lang)]
+    for game in all_games():
+        folder = kit_of(game).locales_folder()
+        if folder is not None:
+            found += sorted((path, path.stem) for path in (folder / lang / "LC_MESSAGES").glob("*.po"))
+    return found
+
+
 @cache
 def _translations(lang: str) -> NullTranslations:
     if lang == SOURCE_LANGUAGE or lang not in LANGUAGES:
         return NullTranslations()
     merged: Translations | None = None
-    for domain in domains_present(lang):
-        compiled = _compile(LOCALES_DIR / lang / "LC_MESSAGES" / f"{domain}.po", lang, domain)
+    for path, domain in catalogs(lang):
+        compiled = _compile(path, lang, domain)
         if merged is None:
             merged = compiled
         else:

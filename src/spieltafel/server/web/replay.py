@@ -19,7 +19,6 @@ seed, keeping a copy of the state every :data:`CHECKPOINT_EVERY` steps so that s
 from __future__ import annotations
 
 import hashlib
-import importlib
 import json
 import logging
 import re
@@ -28,7 +27,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 import anyio.to_thread
 from fastapi import APIRouter, Request
@@ -36,7 +35,8 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from markupsafe import Markup
 from pydantic import ValidationError
 
-from spieltafel.core import Event, GameRecord, SpieltafelError, State, get_game, replay
+from spieltafel.core import Event, GameRecord, SpieltafelError, State, get_game, kit_of, replay
+from spieltafel.core.kit import Board, Words
 from spieltafel.server.errors import ServiceError
 from spieltafel.server.privacy import TableNumber
 from spieltafel.server.web.security import files_of
@@ -57,92 +57,18 @@ KEPT_UPLOADS = 200
 _KEY = re.compile(r"[0-9a-f]{32}")
 
 
-class BoardModule(Protocol):
-    def render_board(
-        self,
-        view: Mapping[str, Any],
-        seat: int | None,
-        legal: Sequence[tuple[int, str]],
-        gettext: Callable[[str], str] = ...,
-    ) -> str: ...
+BoardModule = Board
+WordsModule = Words
 
 
-class WordsModule(Protocol):
-    def action_label(self, notation: str, gettext: Callable[[str], str]) -> str: ...
-
-    def event_text(self, event: Mapping[str, Any], gettext: Callable[[str], str]) -> str: ...
-
-
-class _PlainBoard:
-    """Stands in for a game without ``svg.py``: the view's text in an SVG box (never fails)."""
-
-    @staticmethod
-    def render_board(
-        view: Mapping[str, Any],
-        seat: int | None,
-        legal: Sequence[tuple[int, str]],
-        gettext: Callable[[str], str] = lambda s: s,
-    ) -> str:
-        from html import escape
-
-        lines = json.dumps(view, ensure_ascii=False, sort_keys=True)[:2000]
-        rows = [lines[i : i + 100] for i in range(0, len(lines), 100)]
-        texts = "".join(f'<text x="4" y="{14 * (n + 1)}">{escape(row)}</text>' for n, row in enumerate(rows))
-        height = 14 * len(rows) + 8
-        return f'<svg xmlns="http://www.w3.org/2000/svg" class="board-plain" viewBox="0 0 720 {height}">{texts}</svg>'
+def board_module(game: str) -> Board:
+    """The game's board (its kit's ``board``); a plain stand-in for a game without one."""
+    return kit_of(get_game(game)).board_module()
 
 
-class _PlainWords:
-    """Stands in for a game without ``words.py``: the notation and the event's fields."""
-
-    @staticmethod
-    def action_label(notation: str, gettext: Callable[[str], str]) -> str:
-        return notation
-
-    @staticmethod
-    def event_text(event: Mapping[str, Any], gettext: Callable[[str], str]) -> str:
-        fields = ", ".join(f"{k}={v}" for k, v in event.items() if k != "kind")
-        return f"{event.get('kind', '?')}: {fields}" if fields else str(event.get("kind", "?"))
-
-
-def board_module(game: str) -> BoardModule:
-    """The game's ``svg`` module (BOARDS helper); a plain stand-in while it does not exist."""
-    try:
-        module: BoardModule = importlib.import_module(f"spieltafel.games.{game}.svg")
-    except ModuleNotFoundError:
-        return _PlainBoard()
-    return module
-
-
-class _SafeWords:
-    """A game's words that never fail a page: a text that cannot be made shows the plain fields."""
-
-    def __init__(self, game: str, module: WordsModule) -> None:
-        self._game = game
-        self._module = module
-
-    def action_label(self, notation: str, gettext: Callable[[str], str]) -> str:
-        try:
-            return self._module.action_label(notation, gettext)
-        except Exception:  # words are a courtesy: never let them fail a replay
-            log.exception("no words for %s action %r", self._game, notation)
-            return _PlainWords.action_label(notation, gettext)
-
-    def event_text(self, event: Mapping[str, Any], gettext: Callable[[str], str]) -> str:
-        try:
-            return self._module.event_text(event, gettext)
-        except Exception:  # words are a courtesy: never let them fail a replay
-            log.exception("no words for %s event %r", self._game, event.get("kind"))
-            return _PlainWords.event_text(event, gettext)
-
-
-def words_module(game: str) -> WordsModule:
-    """The game's ``words`` module (BOARDS helper); a plain stand-in while it does not exist."""
-    try:
-        module: WordsModule = importlib.import_module(f"spieltafel.games.{game}.words")
-    except ModuleNotFoundError:
-        return _PlainWords()
-    return _SafeWords(game, module)
+def words_module(game: str) -> Words:
+    """The game's words (its kit's ``words``), never failing a page; plain ones for a game without."""
+    return kit_of(get_game(game)).words_module()
 
 
 # -- the engine side ------------------------------------------------------------------------------

@@ -2,45 +2,42 @@
 every option explained), and ``GET /rules/{game}/decisions`` (our decisions on unclear points, the
 project's ``docs/rules/<game>.md`` rendered, when the source tree is there).
 
-The rule texts live in ``templates/rules/<game>.html`` as Jinja2 ``{% trans %}`` blocks of the ``rules``
-gettext domain (English, German, Dutch). The board pictures are the game's ``svg.render_board`` of real
-engine positions seen by a spectator: the set-up and a game in progress (random moves from a fixed seed).
+Everything comes from the game's kit (``spieltafel.core.kit.RulesPage``): the rule texts are a template of the
+game's package (Jinja2 ``{% trans %}`` blocks, English, German, Dutch), the decisions a Markdown file beside
+it. The board pictures are the game's board of real engine positions seen by a spectator: the set-up and a
+game in progress (random moves from a fixed seed).
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 from markupsafe import Markup
 
-from spieltafel.core import Game, Rng, UnknownGameError, all_games, get_game
+from spieltafel.core import Game, Rng, RulesPage, UnknownGameError, all_games, get_game, kit_of
 from spieltafel.server.web import i18n
-from spieltafel.server.web.replay import board_module
-from spieltafel.server.web.templating import TEMPLATES_DIR, language_of, render
+from spieltafel.server.web.templating import GAME_TEMPLATES, language_of, render
 
 router = APIRouter(include_in_schema=False)  # pages, not the JSON API
 
-PICTURE_PLAYERS: dict[str, int] = {"iquazu": 3, "haleakala": 2, "niagara": 3}
-"""The player count of the pictures (the game's smallest count when not listed)."""
-
-PICTURE_MOVES: dict[str, int] = {"iquazu": 40, "haleakala": 60, "niagara": 90}
-"""How many random moves the "game in progress" picture is after (from :data:`PICTURE_SEED`)."""
-
 PICTURE_SEED = 11
-
-DOCS_RULES = Path(__file__).resolve().parents[4] / "docs" / "rules"
-"""``docs/rules/`` of the source tree (absent in an installed wheel: the decisions page then links out)."""
 
 REPOSITORY_DOCS = "docs/rules/{game}.md"
 
 
 def rules_games() -> list[Game]:
-    """The registered games that have a rules page."""
-    return [game for game in all_games() if (TEMPLATES_DIR / "rules" / f"{game.name}.html").is_file()]
+    """The registered games that have a rules page (their kit declares one)."""
+    return [game for game in all_games() if _rules_of(game) is not None]
+
+
+def _rules_of(game: Game) -> RulesPage | None:
+    kit = kit_of(game)
+    if kit.rules is None or kit.board is None:
+        return None
+    return kit.rules if (kit.folder() / kit.rules.template).is_file() else None
 
 
 def _game_or_none(name: str) -> Game | None:
@@ -48,21 +45,23 @@ def _game_or_none(name: str) -> Game | None:
         game = get_game(name)
     except UnknownGameError:
         return None
-    return game if game.name == name and (TEMPLATES_DIR / "rules" / f"{name}.html").is_file() else None
+    return game if game.name == name and _rules_of(game) is not None else None
 
 
 @lru_cache(maxsize=32)
 def pictures(name: str, lang: str) -> tuple[tuple[str, int, int, str], ...]:
     """(kind, players, moves, svg) for the set-up and for a game in progress, seen by a spectator."""
     game = get_game(name)
-    players = PICTURE_PLAYERS.get(name, game.min_players)
+    page = _rules_of(game)
+    board = kit_of(game).board_module()
+    assert page is not None
+    players = page.picture_players or game.min_players
     gettext = i18n.gettext_for(lang)
-    board = board_module(name)
     state = game.new_state(players, PICTURE_SEED)
     shown = [("start", players, 0, board.render_board(state.view(None), None, [], gettext))]
     rng = Rng(PICTURE_SEED)
     moves = 0
-    while moves < PICTURE_MOVES.get(name, 40) and not state.is_over:
+    while moves < page.picture_moves and not state.is_over:
         seat = state.seats_to_act()[0]
         state.apply(seat, rng.choice(state.legal_actions(seat)))
         moves += 1
@@ -96,13 +95,17 @@ async def rules_page(request: Request, name: str) -> Response:
         "decisions_url": f"/rules/{game.name}/decisions",
         "decisions_path": REPOSITORY_DOCS.format(game=game.name),
     }
-    return render(request, f"rules/{game.name}.html", context)
+    page = _rules_of(game)
+    assert page is not None
+    return render(request, f"{GAME_TEMPLATES}{game.name}/{page.template}", context)
 
 
 @lru_cache(maxsize=8)
 def _decisions_html(name: str) -> str | None:
-    path = DOCS_RULES / f"{name}.md"
-    if not path.is_file():
+    game = get_game(name)
+    page = _rules_of(game)
+    path = kit_of(game).folder() / page.decisions if page is not None else None
+    if path is None or not path.is_file():
         return None
     from markdown_it import MarkdownIt
 

@@ -16,13 +16,36 @@ from typing import Any
 
 from fastapi import Request
 from fastapi.responses import HTMLResponse
-from jinja2 import Environment, FileSystemLoader, select_autoescape
+from jinja2 import BaseLoader, ChoiceLoader, Environment, FileSystemLoader, FunctionLoader, select_autoescape
+
+from spieltafel.core import UnknownGameError, all_games, get_game, kit_of
 
 from . import i18n
 
 TEMPLATES_DIR = Path(__file__).with_name("templates")
 _environments: dict[str, Environment] = {}
 _lock = threading.Lock()
+
+
+GAME_TEMPLATES = "games/"
+"""Templates named ``games/<game>/<file>`` are files of that game's package (its rules page)."""
+
+
+def game_template(name: str) -> str | None:
+    """The text of ``games/<game>/<file>`` from the game's package (through its kit), or None."""
+    if not name.startswith(GAME_TEMPLATES):
+        return None
+    game_name, _, file = name[len(GAME_TEMPLATES):].partition("/")
+    try:
+        folder = kit_of(get_game(game_name)).folder()
+    except (UnknownGameError, ImportError):
+        return None
+    path = folder / file
+    return path.read_text(encoding="utf-8") if file and "/" not in file and path.is_file() else None
+
+
+def _loader() -> BaseLoader:
+    return ChoiceLoader([FileSystemLoader(str(TEMPLATES_DIR)), FunctionLoader(game_template)])
 
 
 def environment(lang: str) -> Environment:
@@ -32,7 +55,7 @@ def environment(lang: str) -> Environment:
         env = _environments.get(lang)
         if env is None:
             env = Environment(
-                loader=FileSystemLoader(str(TEMPLATES_DIR)),
+                loader=_loader(),
                 autoescape=select_autoescape(["html", "svg", "xml"], default_for_string=True),
                 extensions=["jinja2.ext.i18n"],
                 trim_blocks=True,
@@ -40,6 +63,8 @@ def environment(lang: str) -> Environment:
             )
             env.install_gettext_translations(i18n.translations(lang), newstyle=True)  # type: ignore[attr-defined]
             env.globals["lang"] = lang
+            env.globals["kit_of"] = kit_of
+            env.globals["game_titles"] = ", ".join(game.title for game in all_games())
             _environments[lang] = env
         return env
 
