@@ -176,7 +176,7 @@ async def list_tables(
 ) -> list[dict[str, Any]]:
     if mine and account is None:
         await require_account(request)
-    result: list[dict[str, Any]] = await _services(request).tables.list(status, account if mine else None)
+    result: list[dict[str, Any]] = await _services(request).tables.listing(status, account if mine else None)
     return result
 
 

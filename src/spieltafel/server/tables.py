@@ -9,7 +9,6 @@ cached per process and checked against the log's ``seq``.
 from __future__ import annotations
 
 import asyncio
-import builtins
 import logging
 import secrets
 import time
@@ -51,6 +50,9 @@ log = logging.getLogger("spieltafel.server")
 STATUSES = ("open", "playing", "over")
 SEAT_KINDS = ("me", "open", "bot")
 BOT_LEVELS = tuple(BOTS)
+"""Every bot a seat may hold (``spieltafel.bots.BOTS``)."""
+OFFERED_BOTS: tuple[str, ...] = ("easy", "medium", "hard", "expert", "greedy", "random")
+"""The bots the pages offer for a seat, weakest level first (the rest of :data:`BOT_LEVELS` through the API)."""
 MAX_LIST = 200
 MAX_MINUTES = 180
 MAX_INCREMENT = 60
@@ -419,7 +421,7 @@ class TableService:
             )
 
     # -- reading -------------------------------------------------------------------------------
-    async def list(self, status: str | None = None, mine: Account | None = None) -> list[dict[str, Any]]:
+    async def listing(self, status: str | None = None, mine: Account | None = None) -> list[dict[str, Any]]:
         """Tables, newest first (at most 200): each the ``get`` shape plus ``to_act``."""
         if status is not None and status not in STATUSES:
             raise Invalid("bad-status", f"status {status!r} is not one of {', '.join(STATUSES)}")
@@ -508,16 +510,21 @@ class TableService:
             actions=actions, result=GameResult(scores=live.state.scores(), winners=live.state.winners()),
         )
 
-    async def moves(self, table_id: int) -> builtins.list[tuple[int, int, str]]:
+    async def moves(self, table_id: int) -> list[tuple[int, int, str]]:
         """(seq, seat, notation) of every move of a finished game (Conflict before the end)."""
         self._require_over(await self._read(table_id))
         return await self._moves(table_id)
+
+    async def log_so_far(self, table_id: int) -> tuple[Live, list[tuple[int, int, str]]]:
+        """The table and (seq, seat, notation) of every move so far, for a replay that the server draws for
+        one seat only (``/tables/ID/history``): the log never leaves the server through this."""
+        return await self._read(table_id), await self._moves(table_id)
 
     def _require_over(self, live: Live) -> None:
         if live.status != "over":
             raise Conflict("not-over", f"table {live.id} is {live.status}: the record is there once the game is over")
 
-    async def _moves(self, table_id: int) -> builtins.list[tuple[int, int, str]]:
+    async def _moves(self, table_id: int) -> list[tuple[int, int, str]]:
         async with self.db.session() as session:
             rows = await session.execute(
                 select(MoveRow.seq, MoveRow.seat, MoveRow.notation).where(MoveRow.table_id == table_id)
@@ -766,11 +773,11 @@ class TableService:
                     log.exception("%s failed; trying again", getattr(job, "__qualname__", job))
             await asyncio.sleep(every)
 
-    async def waiting(self, account: Account) -> builtins.list[dict[str, Any]]:
+    async def waiting(self, account: Account) -> list[dict[str, Any]]:
         """The running games that wait for ``account`` now (its seat is to act), soonest deadline first:
         each the ``list`` shape plus ``deadline_ms`` (null without a time limit)."""
         found = []
-        for table in await self.list("playing", account):
+        for table in await self.listing("playing", account):
             live = self._live.get(table["id"]) or await self._read(table["id"])
             seat = live.seat_of(account)
             if seat is not None and seat in table["to_act"]:
@@ -778,7 +785,7 @@ class TableService:
         found.sort(key=lambda t: (t["deadline_ms"] is None, t["deadline_ms"] or 0, -t["id"]))
         return found
 
-    def _note_events(self, live: Live, seq: int, events: builtins.list[Event]) -> None:
+    def _note_events(self, live: Live, seq: int, events: list[Event]) -> None:
         for event in events:
             live.events.append((seq, event))
         while len(live.events) > self.recent_events:

@@ -21,6 +21,7 @@ from spieltafel.core.registry import all_games
 from spieltafel.server.auth import address_of, cookie_secure, rate_limits, sign_in_checked, start_session
 from spieltafel.server.privacy import TableNumber
 from spieltafel.server.ratelimit import RateLimited
+from spieltafel.server.tables import OFFERED_BOTS as BOT_LEVELS
 
 from . import board, i18n
 from .security import SESSION_COOKIE, form_of, is_page
@@ -30,7 +31,7 @@ router = APIRouter(include_in_schema=False)
 
 NAME_PATTERN = re.compile(r"[A-Za-z0-9_-]{3,20}")
 MIN_PASSWORD = 8
-BOT_LEVELS: tuple[str, ...] = ("easy", "medium", "hard", "expert", "greedy", "random")
+
 LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
 
 
@@ -397,17 +398,17 @@ async def lobby(request: Request) -> Response:
     gettext = gettext_of(request)
     me = account_of(request)
     tables = _services(request).tables
-    open_tables = table_rows(await tables.list("open", None), gettext, me)
-    running = table_rows(await tables.list("playing", None), gettext, me)
+    open_tables = table_rows(await tables.listing("open", None), gettext, me)
+    running = table_rows(await tables.listing("playing", None), gettext, me)
     mine: list[dict[str, Any]] = []
     waiting: list[dict[str, Any]] = []
     if me is not None:
         waiting = waiting_rows(await tables.waiting(me), gettext, me, tables.now_ms())
-        mine = [t for t in table_rows(await tables.list(None, me), gettext, me) if t["status"] != "over"]
+        mine = [t for t in table_rows(await tables.listing(None, me), gettext, me) if t["status"] != "over"]
         mine.sort(key=lambda t: (not t["my_turn"], t["status"] != "playing", -int(t["id"] or 0)))
-        finished = [t for t in table_rows(await tables.list("over", me), gettext, me)][:10]
+        finished = [t for t in table_rows(await tables.listing("over", me), gettext, me)][:10]
     else:
-        finished = [t for t in table_rows(await tables.list("over", None), gettext, me)][:10]
+        finished = [t for t in table_rows(await tables.listing("over", None), gettext, me)][:10]
     games = [{"name": g.name, "title": g.title, "min": g.min_players, "max": g.max_players} for g in all_games()]
     return render(
         request,

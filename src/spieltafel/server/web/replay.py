@@ -526,16 +526,12 @@ class RunningGame:
 
 
 async def _running_game(request: Request, table_id: int) -> RunningGame:
-    """The table's log and the caller's seat, from the table service.
-
-    The service's public methods give the log of finished games only (``moves``, ``record``); a running
-    game's seed and moves are read with the service's own loader (``_read``, ``_moves``), server-side."""
+    """The table's log and the caller's seat, from the table service (``log_so_far``: the running game's
+    seed and moves stay on the server; only the caller's seat's view of them is drawn)."""
     from spieltafel.server.web.templating import account_of
 
-    tables = _tables(request)
-    live = await tables._read(table_id)
+    live, moves = await _tables(request).log_so_far(table_id)
     seat = live.seat_of(account_of(request))
-    moves = await tables._moves(table_id)
     info = live.summary()
     key = f"history:{table_id}:{len(moves)}"
     actions = [(mover, notation) for _, mover, notation in moves]
