@@ -23,7 +23,7 @@ def install(app: FastAPI) -> None:
     from starlette.exceptions import HTTPException as StarletteHTTPException
 
     from . import account, board, i18n, pages, profiles, replay, rules
-    from .security import PageMiddleware
+    from .security import PageMiddleware, server_error
 
     i18n.load_all()
     app.mount("/static", StaticFiles(directory=str(STATIC_DIR)), name="static")
@@ -39,4 +39,5 @@ def install(app: FastAPI) -> None:
     if board.decorate not in decorators:
         decorators.append(board.decorate)
     app.add_exception_handler(StarletteHTTPException, pages.not_found_page)
+    app.add_exception_handler(Exception, server_error)
     app.add_middleware(PageMiddleware, fastapi_app=app)
