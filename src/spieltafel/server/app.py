@@ -210,6 +210,7 @@ def create_app(settings: Settings | None = None, now_ms: Callable[[], int] | Non
     app = FastAPI(
         title="Spieltafel", version="0.1.0", lifespan=lifespan,
         description="Accounts, tables, live games and bots. See docs/protocol.md.",
+        docs_url=None, redoc_url=None,  # their pages load scripts from a CDN: no third-party script on our site
     )
     app.state.state_decorators = []
     app.add_exception_handler(ServiceError, _service_error)

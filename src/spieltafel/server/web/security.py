@@ -55,8 +55,7 @@ SECURITY_HEADERS: tuple[tuple[bytes, bytes], ...] = (
     (b"cross-origin-opener-policy", b"same-origin"),
 )
 NOT_PAGES = ("/api/", "/ws/", "/static/")
-NOT_PAGE_PATHS = frozenset({"/healthz", "/openapi.json", "/docs", "/redoc", "/docs/oauth2-redirect"})
-API_DOC_PATHS = frozenset({"/docs", "/redoc", "/docs/oauth2-redirect"})
+NOT_PAGE_PATHS = frozenset({"/healthz", "/openapi.json"})
 
 
 def is_page(path: str) -> bool:
@@ -140,7 +139,7 @@ class PageMiddleware:
                 await self._refuse(scope, send, status, text, set_cookies)
                 return
             receive = outcome
-        csp = b"frame-ancestors 'none'" if path in API_DOC_PATHS else CONTENT_SECURITY_POLICY.encode()
+        csp = CONTENT_SECURITY_POLICY.encode()
         page = is_page(path)
 
         async def send_with_headers(message: Message) -> None:
