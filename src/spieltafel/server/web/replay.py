@@ -231,7 +231,7 @@ class Timeline:
 
 
 class _TimelineCache:
-    """A few timelines per process, by key (a table id or an upload's digest)."""
+    """A few timelines of one application, by key (a table id or an upload's digest)."""
 
     def __init__(self, size: int = 16) -> None:
         self._size = size
@@ -252,7 +252,12 @@ class _TimelineCache:
         return timeline
 
 
-_timelines = _TimelineCache()
+def _timelines(request: Request) -> _TimelineCache:
+    """The timelines of this application (a table id names another game in another app's database)."""
+    cache = getattr(request.app.state, "timelines", None)
+    if not isinstance(cache, _TimelineCache):
+        cache = request.app.state.timelines = _TimelineCache()
+    return cache
 
 
 def check_record(data: bytes) -> GameRecord:
@@ -465,7 +470,7 @@ async def table_replay(request: Request, table_id: int) -> Response:
         as_ = _parse_as(request.query_params.get("as"), record.players)
     except BadNumber as error:
         return _error_page(request, error, table_id)
-    timeline = _timelines.get(f"table:{table_id}", lambda: Timeline.of_record(record))
+    timeline = _timelines(request).get(f"table:{table_id}", lambda: Timeline.of_record(record))
     result = record.result.model_dump() if record.result else None
     source = ReplaySource(
         base_url=f"/tables/{table_id}/replay",
@@ -568,7 +573,7 @@ async def uploaded_replay(request: Request, key: str) -> Response:
         as_ = _parse_as(request.query_params.get("as"), record.players)
     except BadNumber as error:
         return _error_page(request, error)
-    timeline = _timelines.get(f"upload:{key}", lambda: Timeline.of_record(record))
+    timeline = _timelines(request).get(f"upload:{key}", lambda: Timeline.of_record(record))
     source = ReplaySource(
         base_url=f"/replay/uploaded/{key}",
         title=get_game(record.game).title,
@@ -622,7 +627,7 @@ async def _running_game(request: Request, table_id: int) -> RunningGame:
     info = live.summary()
     key = f"history:{table_id}:{len(moves)}"
     actions = [(mover, notation) for _, mover, notation in moves]
-    timeline = _timelines.get(
+    timeline = _timelines(request).get(
         key,
         lambda: Timeline(game=live.game, players=live.players, seed=live.seed, options=dict(live.options),
                          actions=actions),
