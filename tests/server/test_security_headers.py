@@ -41,7 +41,7 @@ async def failing(app: FastAPI) -> AsyncIterator[httpx.AsyncClient]:
         yield http
 
 
-async def test_an_unexpected_failure_is_a_clean_500_with_the_security_headers(failing: httpx.AsyncClient) -> None:
+async def test_every_answer_carries_the_security_headers_a_failure_too(failing: httpx.AsyncClient) -> None:
     api = await failing.get("/api/test-failure")
     assert api.status_code == 500
     assert_secured(api)
@@ -55,9 +55,10 @@ async def test_an_unexpected_failure_is_a_clean_500_with_the_security_headers(fa
         assert page.headers["cache-control"] == "no-store"
         for answer in (api, page):
             assert SECRET not in answer.text and "Traceback" not in answer.text and "RuntimeError" not in answer.text
+    await _refusals_carry_the_security_headers(failing)
 
 
-async def test_refusals_carry_the_security_headers(client: httpx.AsyncClient) -> None:
+async def _refusals_carry_the_security_headers(client: httpx.AsyncClient) -> None:
     who = await person(client)
     answers = [
         await client.get("/api/tables/999999"),  # 404 of the service
