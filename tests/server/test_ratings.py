@@ -129,11 +129,14 @@ def test_a_profile_shows_games_wins_history_and_recent_games(http: TestClient) -
     profile = http.get(f"/api/players/{name}").json()
     assert profile["name"] == name and profile["kind"] == "person" and profile["games_played"] == 3
     [iquazu] = profile["games"]
-    assert iquazu["game"] == "iquazu" and iquazu["games"] == 3 and len(iquazu["history"]) == 3
-    assert (iquazu["history"][-1]["mu"], iquazu["history"][-1]["sigma"]) == (iquazu["mu"], iquazu["sigma"])
+    assert iquazu["game"] == "iquazu" and iquazu["games"] == 3  # the private game counts, but ...
+    assert [point["table"] for point in iquazu["history"]] == tables  # ... shows only to its players (issue 23)
     assert [g["table"] for g in profile["recent"]] == tables[::-1]  # the private game only for alice herself
     own = http.get(f"/api/players/{name}", headers=alice).json()
     assert [g["table"] for g in own["recent"]] == [private.json()["id"], *tables[::-1]]
+    [own_iquazu] = own["games"]
+    assert [point["table"] for point in own_iquazu["history"]] == [*tables, private.json()["id"]]
+    assert (own_iquazu["history"][-1]["mu"], own_iquazu["history"][-1]["sigma"]) == (iquazu["mu"], iquazu["sigma"])
     assert http.get(profile["recent"][0]["replay"]).status_code == 200
     assert http.get("/api/players/nobody-here").json()["detail"]["code"] == "no-account"
     page = http.get(f"/players/{name}", headers=alice).text

@@ -110,10 +110,11 @@ def test_first_back_forward_last(client: TestClient, finished: tuple[int, list[P
     assert 'class="replay-result"' in end
     back = page(client, _nav(end)["back"]).text
     assert f'data-step="{total - 1}"' in back
-    # out of range and nonsense are clamped, never an error
+    # a step past the end shows the end; nonsense is refused naming the parameter (issue 23), never a 500
     assert f'data-step="{total}"' in page(client, f"{base}?step=99999&as=all").text
-    assert 'data-step="0"' in page(client, f"{base}?step=-4&as=7").text
-    assert 'data-step="0"' in page(client, f"{base}?step=x&as=%3Cb%3E").text
+    for query in ("step=-4&as=all", "step=0&as=7", "step=x&as=%3Cb%3E"):
+        refused = client.get(f"{base}?{query}")
+        assert refused.status_code == 422 and 'data-error="bad-number"' in refused.text and "<b>" not in refused.text
 
 
 def test_slider_form_works_without_javascript(

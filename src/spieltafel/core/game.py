@@ -179,15 +179,28 @@ class State(ABC):
     def _apply(self, seat: Seat, action: Action, events: list[Event] | None) -> None:
         """Carry out a legal action, appending events when ``events`` is a list."""
 
-    def apply(self, seat: Seat, action: Action | str) -> list[Event]:
+    def check_index(self, seat: Seat, action: object) -> Action:
+        """An action index from a stranger: an ``int`` (not a ``bool``) inside the game's action space.
+        Anything else raises IllegalActionError naming the action space and the seat's legal actions."""
+        size = self.game.action_space_size(self.players)
+        if isinstance(action, int) and not isinstance(action, bool) and 0 <= action < size:
+            return action
+        legal = legal_texts(self, seat)
+        allowed = f"an action index from 0 to {size - 1}; legal now: {', '.join(legal[:8]) or 'nothing'}"
+        if len(legal) > 8:
+            allowed += f" and {len(legal) - 8} more"
+        raise IllegalActionError(_index_text(action), f"no such action in {self.game.title}'s action space", allowed)
+
+    def apply(self, seat: Seat, action: object) -> list[Event]:
         """Validate and carry out an action (index or notation); return the events it caused.
 
-        A malformed or illegal action raises a specific error and leaves the state untouched.
+        ``action`` may be anything a stranger sent: an index (checked by :meth:`check_index`) or a
+        notation. A malformed or illegal action raises a specific error and leaves the state untouched.
         """
         acting = self.seats_to_act()
         if seat not in acting:
             raise NotYourTurnError(seat, acting)
-        index = self.read_action(seat, action) if isinstance(action, str) else action
+        index = self.read_action(seat, action) if isinstance(action, str) else self.check_index(seat, action)
         if index not in self.legal_actions(seat):
             raise self.explain_illegal(seat, index)
         events: list[Event] = []
@@ -233,6 +246,13 @@ class State(ABC):
     @abstractmethod
     def to_json(self) -> dict[str, JSON]:
         """The full state (secrets included), JSON-ready; ``game.state_from_json`` round-trips it."""
+
+
+def _index_text(action: object) -> str:
+    """A refused action index as an error message shows it (a huge number or another type shortened)."""
+    if isinstance(action, bool) or not isinstance(action, int):
+        return f"{type(action).__name__} {quote(repr(action), 40)}"
+    return str(action) if abs(action) < 10**30 else "a huge number"
 
 
 def legal_texts(state: State, seat: Seat) -> list[str]:

@@ -23,6 +23,7 @@ from .db import Database
 from .errors import ServiceError
 from .hub import Hub, RedisHub
 from .notify import Notifier
+from .numbers import BadNumber, parse_int
 from .ratelimit import RateLimited, RateLimits
 from .ratings import RatingService
 from .settings import MAX_MESSAGE_BYTES, MAX_PAGE_BODY_BYTES, Settings
@@ -57,6 +58,10 @@ class Services:
     """Addresses and 'your turn' e-mails (``notify``)."""
 
 
+MAX_DECLARED_LENGTH: Final = 2**53
+"""The largest Content-Length read as a number; a longer one is refused like any body over the limit."""
+
+
 class _TooLarge(Exception):
     pass
 
@@ -80,8 +85,7 @@ class BodyLimit:
             await self.app(scope, receive, send)
             return
         limit = self.api_limit if str(scope.get("path", "")).startswith("/api/") else self.page_limit
-        length = dict(scope["headers"]).get(b"content-length", b"0")
-        if not length.isdigit() or int(length) > limit:
+        if _declared_length(scope) > limit:
             await self._refuse(send, limit)
             return
         seen = 0
@@ -112,6 +116,15 @@ class BodyLimit:
         headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
         await send({"type": "http.response.start", "status": 413, "headers": headers})
         await send({"type": "http.response.body", "body": body})
+
+
+def _declared_length(scope: Scope) -> int:
+    """The request's Content-Length (0 when absent); one that is no number counts as too large."""
+    length = dict(scope["headers"]).get(b"content-length", b"0")
+    try:
+        return parse_int(length.decode("latin-1"), "Content-Length", 0, MAX_DECLARED_LENGTH)
+    except BadNumber:
+        return MAX_DECLARED_LENGTH + 1
 
 
 async def service_error_json(_request: Request, error: Exception) -> JSONResponse:
@@ -197,6 +210,7 @@ def create_app(settings: Settings | None = None, now_ms: Callable[[], int] | Non
     app = FastAPI(
         title="Spieltafel", version="0.1.0", lifespan=lifespan,
         description="Accounts, tables, live games and bots. See docs/protocol.md.",
+        docs_url=None, redoc_url=None,  # their pages load scripts from a CDN: no third-party script on our site
     )
     app.state.state_decorators = []
     app.add_exception_handler(ServiceError, service_error_json)

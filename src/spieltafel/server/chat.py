@@ -42,6 +42,27 @@ HISTORY = 200
 CHANNELS = ("players", "spectators")
 
 
+JOINERS = frozenset("\u200c\u200d")
+"""The zero-width non-joiner and joiner: invisible, but Persian, Indic scripts and emoji sequences need them."""
+
+
+def hidden_character(text: str) -> str | None:
+    """The first character of ``text`` that would hide text or change how the text around it shows, or None.
+
+    Control characters (but line feed and tab), lone surrogates, line and paragraph separators and the
+    invisible format characters (Unicode category Cf): the bidirectional controls U+202A–U+202E,
+    U+2066–U+2069, U+200E, U+200F, U+061C, which make a line read as someone else's or in another order,
+    zero-width spaces, the byte order mark, soft hyphens and the tag characters that can carry hidden
+    text. Only the joiners (:data:`JOINERS`) are allowed."""
+    for character in text:
+        category = unicodedata.category(character)
+        if category in ("Cc", "Cs", "Zl", "Zp") and character not in "\n\t":
+            return character
+        if category == "Cf" and character not in JOINERS:
+            return character
+    return None
+
+
 def check_text(text: str) -> str:
     """The message as it will be kept: line ends unified, blank ends trimmed; refusals say why."""
     text = text.replace("\r\n", "\n").replace("\r", "\n").strip()
@@ -49,8 +70,10 @@ def check_text(text: str) -> str:
         raise Invalid("empty", "a chat message needs some text")
     if len(text) > MAX_CHAT_CHARS:
         raise Invalid("too-long", f"a chat message has at most {MAX_CHAT_CHARS} characters, not {len(text)}")
-    if any(unicodedata.category(c) in ("Cc", "Cs") and c not in "\n\t" for c in text):
-        raise Invalid("bad-text", "a chat message is plain text: no control characters")
+    hidden = hidden_character(text)
+    if hidden is not None:
+        raise Invalid("bad-text", f"a chat message is plain text: no control characters and no invisible "
+                                  f"formatting characters that hide text or turn its direction (U+{ord(hidden):04X})")
     return text
 
 

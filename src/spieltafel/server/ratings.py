@@ -32,7 +32,7 @@ from spieltafel.core import State, get_game
 
 from . import clocks
 from .accounts import Account
-from .db import AccountRow, Database, RatingChangeRow, RatingRow, TableRow
+from .db import AccountRow, Database, RatingChangeRow, RatingRow, SeatRow, TableRow
 from .errors import NotFound
 from .tables import Live, Seat
 
@@ -162,8 +162,10 @@ class RatingService:
         return [{"rank": n, **_entry(row, name, program)} for n, (row, name, program) in enumerate(found, start=1)]
 
     async def profile(self, name: str, viewer: Account | None) -> dict[str, Any]:
-        """An account's games played, ratings and wins per game with their history, and recent games
-        (private tables only for the account itself)."""
+        """An account's games played, ratings and wins per game with their history, and recent games.
+
+        A private table's game shows (in the history and the recent games) only to those who sat at that
+        table; anyone else sees neither its id nor its place, win or time (the totals still count it)."""
         async with self.db.session() as session:
             account = await session.scalar(select(AccountRow).where(AccountRow.name == name))
             if account is None:
@@ -171,10 +173,12 @@ class RatingService:
             ratings = (await session.execute(
                 select(RatingRow).where(RatingRow.account_id == account.id).order_by(RatingRow.game)
             )).scalars().all()
+            hidden = await _hidden_tables(session, account.id, viewer)
             changes = (await session.execute(
                 select(RatingChangeRow).where(RatingChangeRow.account_id == account.id).order_by(RatingChangeRow.id)
             )).scalars().all()
-            recent = await _recent(session, account.id, viewer is not None and viewer.id == account.id)
+            recent = await _recent(session, account.id, hidden)
+        changes = [change for change in changes if change.table_id not in hidden]
         games = []
         for row in ratings:
             history = [_point(change) for change in changes if change.game == row.game]
@@ -216,15 +220,28 @@ def _point(change: RatingChangeRow) -> dict[str, Any]:
     }
 
 
-async def _recent(session: AsyncSession, account_id: int, with_private: bool) -> list[dict[str, Any]]:
+async def _hidden_tables(session: AsyncSession, account_id: int, viewer: Account | None) -> set[int]:
+    """The private tables of the account's rated games at which ``viewer`` did not sit (anonymous: all)."""
+    if viewer is not None and viewer.id == account_id:
+        return set()
+    played = select(RatingChangeRow.table_id).where(RatingChangeRow.account_id == account_id)
+    private = select(TableRow.id).where(TableRow.id.in_(played), TableRow.invite.is_not(None))
+    if viewer is not None:
+        seated = select(SeatRow.table_id).where(SeatRow.account_id == viewer.id)
+        private = private.where(TableRow.id.not_in(seated))
+    return set((await session.execute(private)).scalars().all())
+
+
+async def _recent(session: AsyncSession, account_id: int, hidden: Collection[int]) -> list[dict[str, Any]]:
+    """The account's latest rated games, but those at the ``hidden`` tables."""
     query = (
         select(RatingChangeRow, TableRow.players)
         .join(TableRow, TableRow.id == RatingChangeRow.table_id)
         .where(RatingChangeRow.account_id == account_id)
         .order_by(RatingChangeRow.id.desc()).limit(RECENT_GAMES)
     )
-    if not with_private:
-        query = query.where(TableRow.invite.is_(None))
+    if hidden:
+        query = query.where(RatingChangeRow.table_id.not_in(hidden))
     rows = (await session.execute(query)).all()
     return [
         {"table": change.table_id, "game": change.game, "players": players, "place": change.place,

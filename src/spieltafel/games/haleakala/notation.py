@@ -66,6 +66,8 @@ def shift_target(action: int) -> tuple[int, int]:
 def action_text(action: int, shaman: int, bays: list[int], kinds: tuple[int, ...]) -> str:
     """The notation of ``action``; ``shaman`` is the acting shaman's field (for ``stay``) and
     ``bays`` the card ids in the bays (-1 empty) with ``kinds`` the kind per card id."""
+    if not 0 <= action < ACTION_SPACE:
+        raise ValueError(f"{action} is outside Haleakala's action space (0..{ACTION_SPACE - 1})")
     if action < BOAT:
         base, value, segment = split_disc_action(action)
         verb = "take" if base == TAKE else "place"

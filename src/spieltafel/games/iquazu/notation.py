@@ -46,6 +46,8 @@ def cards_text(cards: tuple[int, int, int], first: int) -> str:
 
 def action_text(action: int, slot_colours: tuple[int, ...]) -> str:
     """The notation of ``action`` on a board whose slot colours are ``slot_colours``."""
+    if not 0 <= action < ACTION_SPACE:
+        raise ValueError(f"{action} is outside Iquazú's action space (0..{ACTION_SPACE - 1})")
     if action < PLACE_LIMIT:
         slot, pattern = divmod(action, PATTERN_COUNT)
         colour = slot_colours[slot]

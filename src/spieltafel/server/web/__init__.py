@@ -25,7 +25,7 @@ def install(app: FastAPI) -> None:
     from spieltafel.server.errors import ServiceError
 
     from . import account, board, i18n, pages, profiles, replay, rules
-    from .security import PageMiddleware
+    from .security import PageMiddleware, server_error
 
     i18n.load_all()
     app.mount("/static", StaticFiles(directory=str(STATIC_DIR)), name="static")
@@ -42,4 +42,5 @@ def install(app: FastAPI) -> None:
         decorators.append(board.decorate)
     app.add_exception_handler(StarletteHTTPException, pages.not_found_page)
     app.add_exception_handler(ServiceError, pages.refusal_page)
+    app.add_exception_handler(Exception, server_error)
     app.add_middleware(PageMiddleware, fastapi_app=app)

@@ -19,19 +19,23 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 from spieltafel.core import get_game
 from spieltafel.core.registry import all_games
 from spieltafel.server.auth import address_of, cookie_secure, rate_limits, sign_in_checked, start_session
+from spieltafel.server.numbers import BadNumber, parse_int
 from spieltafel.server.privacy import TableNumber
 from spieltafel.server.ratelimit import RateLimited
 from spieltafel.server.tables import OFFERED_BOTS as BOT_LEVELS
 
 from . import board, i18n
 from .security import SESSION_COOKIE, form_of, is_page
-from .templating import account_of, gettext_of, language_of, render
+from .templating import account_of, gettext_of, language_of, number_refused, render
 
 router = APIRouter(include_in_schema=False)
 
 NAME_PATTERN = re.compile(r"[A-Za-z0-9_-]{3,20}")
 MIN_PASSWORD = 8
-
+MAX_PLAYERS = 99
+"""The largest player count (and seat number + 1) a form may name; each game's own range is checked after."""
+MAX_CLOCK_NUMBER = 9999
+"""The largest minutes or increment a new-table form may name (the table service checks the real limits)."""
 LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
 
 
@@ -52,6 +56,8 @@ def safe_next(value: str | None, default: str = "/") -> str:
 
 def error_text(error: Exception, gettext: Callable[[str], str]) -> str:
     """A service refusal in the reader's language."""
+    if isinstance(error, BadNumber):
+        return number_refused(error, gettext)
     code = str(getattr(error, "code", "") or "")
     known = {
         "stale": gettext("The game moved on before your move arrived. Here is the current position."),
@@ -466,9 +472,9 @@ def _new_table(
         game = None
     if game is not None:
         try:
-            players = int(players_text or game.min_players)
-        except ValueError:
-            players = game.min_players
+            players = parse_int(players_text, "players", 1, MAX_PLAYERS) if players_text else game.min_players
+        except BadNumber as refusal:
+            players, context["error"], status = game.min_players, number_refused(refusal, gettext), refusal.status
         players = max(game.min_players, min(game.max_players, players))
         options = [
             {
@@ -519,14 +525,10 @@ def _time_choices(chosen: Mapping[str, str], gettext: Callable[[str], str]) -> d
 def _clock_of(form: Mapping[str, str]) -> dict[str, Any] | None:
     """The time limit the form asks for (the service checks the values)."""
     pace = form.get("pace", "none")
-    number = re.compile(r"\d{1,4}")
     if pace == "live":
-        minutes, increment = form.get("minutes", ""), form.get("increment", "0")
-        return {
-            "pace": "live",
-            "minutes": int(minutes) if number.fullmatch(minutes) else 0,
-            "increment": int(increment) if number.fullmatch(increment) else -1,
-        }
+        minutes = parse_int(form.get("minutes", ""), "minutes", 0, MAX_CLOCK_NUMBER)
+        increment = parse_int(form.get("increment", "0"), "increment", 0, MAX_CLOCK_NUMBER)
+        return {"pace": "live", "minutes": minutes, "increment": increment}
     if pace == "turn":
         return {"pace": "turn", "per_move": form.get("per_move", "")}
     return None
@@ -548,8 +550,7 @@ async def create_table(request: Request) -> Response:
     game_name = form.get("game", "")
     try:
         game = get_game(game_name)
-        players = int(form.get("players", ""))
-        game.check_players(players)
+        players = parse_int(form.get("players", ""), "players", game.min_players, game.max_players)
     except Exception:
         return _new_table(
             request, game_name, form.get("players"), form, gettext("Please choose a game and a player count."), 422
@@ -747,18 +748,18 @@ async def join_table(request: Request, table_id: TableNumber) -> Response:
     me = account_of(request)
     if me is None:
         return _redirect(f"/signin?next=/tables/{table_id}")
-    form = form_of(request)
-    seat_text = form.get("seat", "")
-    seat = int(seat_text) if seat_text.isdigit() else None
+    seat_text = form_of(request).get("seat", "")
     try:
+        seat = parse_int(seat_text, "seat", 0, MAX_PLAYERS - 1) if seat_text else None
         await _services(request).tables.join(me, table_id, seat)
     except _service_error() as refusal:
         gettext = gettext_of(request)
+        status = refusal.status if isinstance(refusal, BadNumber) else 409
         return render(
             request,
             "message.html",
             {"heading": gettext("Could not join"), "text": error_text(refusal, gettext), "back": f"/tables/{table_id}"},
-            409,
+            status,
         )
     return _redirect(f"/tables/{table_id}")
 

@@ -38,9 +38,10 @@ from pydantic import ValidationError
 from spieltafel.core import Event, GameRecord, SpieltafelError, State, get_game, kit_of, replay
 from spieltafel.core.kit import Board, Words
 from spieltafel.server.errors import ServiceError
+from spieltafel.server.numbers import BadNumber, parse_int, parse_optional_int
 from spieltafel.server.privacy import TableNumber
 from spieltafel.server.web.security import files_of
-from spieltafel.server.web.templating import gettext_of, render
+from spieltafel.server.web.templating import gettext_of, number_refused, render
 
 router = APIRouter(include_in_schema=False)  # pages, not the JSON API
 log = logging.getLogger("spieltafel.server.web.replay")
@@ -53,6 +54,9 @@ CHECKPOINT_EVERY = 64
 
 KEPT_UPLOADS = 200
 """At most this many uploaded records are kept in the data folder (the oldest go first)."""
+
+MAX_STEP = 1_000_000
+"""The largest ``step`` a replay or history address may ask for (a game this long is shown at its end)."""
 
 _KEY = re.compile(r"[0-9a-f]{32}")
 
@@ -154,7 +158,7 @@ class Timeline:
 
 
 class _TimelineCache:
-    """A few timelines per process, by key (a table id or an upload's digest)."""
+    """A few timelines of one application, by key (a table id or an upload's digest)."""
 
     def __init__(self, size: int = 16) -> None:
         self._size = size
@@ -175,7 +179,12 @@ class _TimelineCache:
         return timeline
 
 
-_timelines = _TimelineCache()
+def _timelines(request: Request) -> _TimelineCache:
+    """The timelines of this application (a table id names another game in another app's database)."""
+    cache = getattr(request.app.state, "timelines", None)
+    if not isinstance(cache, _TimelineCache):
+        cache = request.app.state.timelines = _TimelineCache()
+    return cache
 
 
 def check_record(data: bytes) -> GameRecord:
@@ -228,25 +237,25 @@ def _render(request: Request, template: str, context: dict[str, Any], status: in
 
 
 def _error_page(request: Request, error: ServiceError, table_id: int | None = None) -> HTMLResponse:
+    message = number_refused(error, _gettext(request)) if isinstance(error, BadNumber) else error.message
     return _render(
         request,
         "replay/error.html",
-        {"code": error.code, "message": error.message, "table_id": table_id},
+        {"code": error.code, "message": message, "table_id": table_id},
         status=error.status,
     )
 
 
 def _parse_step(raw: str | None, default: int) -> int:
-    if raw is None or not raw.strip().lstrip("-").isdigit():
-        return default
-    return int(raw.strip())
+    """``step`` = a step number (``default`` when absent); past the last step shows the last one."""
+    return parse_optional_int(raw, "step", 0, MAX_STEP, default)
 
 
 def _parse_as(raw: str | None, players: int) -> int | None:
-    """``as`` = a seat number (0-based) or ``all`` (None)."""
-    if raw is not None and raw.isdigit() and int(raw) < players:
-        return int(raw)
-    return None
+    """``as`` = a seat number (0-based) or ``all`` (None, also when absent)."""
+    if raw is None or raw == "all":
+        return None
+    return parse_int(raw, "as", 0, players - 1, word="all")
 
 
 def _seat_names(info: Mapping[str, Any] | None, players: int, recorded: Sequence[str] = ()) -> list[str]:
@@ -383,9 +392,12 @@ async def table_replay(request: Request, table_id: TableNumber) -> Response:
         record: GameRecord = await tables.record(table_id)
     except ServiceError as error:
         return _error_page(request, error, table_id)
-    timeline = _timelines.get(f"table:{table_id}", lambda: Timeline.of_record(record))
-    step = _parse_step(request.query_params.get("step"), 0)
-    as_ = _parse_as(request.query_params.get("as"), record.players)
+    try:
+        step = _parse_step(request.query_params.get("step"), 0)
+        as_ = _parse_as(request.query_params.get("as"), record.players)
+    except BadNumber as error:
+        return _error_page(request, error, table_id)
+    timeline = _timelines(request).get(f"table:{table_id}", lambda: Timeline.of_record(record))
     result = record.result.model_dump() if record.result else None
     source = ReplaySource(
         base_url=f"/tables/{table_id}/replay",
@@ -483,9 +495,12 @@ async def uploaded_replay(request: Request, key: str) -> Response:
     record = _load_upload(request, key)
     if record is None:
         return _render(request, "replay/error.html", {"code": "no-upload", "message": "", "table_id": None}, 404)
-    timeline = _timelines.get(f"upload:{key}", lambda: Timeline.of_record(record))
-    step = _parse_step(request.query_params.get("step"), 0)
-    as_ = _parse_as(request.query_params.get("as"), record.players)
+    try:
+        step = _parse_step(request.query_params.get("step"), 0)
+        as_ = _parse_as(request.query_params.get("as"), record.players)
+    except BadNumber as error:
+        return _error_page(request, error)
+    timeline = _timelines(request).get(f"upload:{key}", lambda: Timeline.of_record(record))
     source = ReplaySource(
         base_url=f"/replay/uploaded/{key}",
         title=get_game(record.game).title,
@@ -535,7 +550,7 @@ async def _running_game(request: Request, table_id: int) -> RunningGame:
     info = live.summary()
     key = f"history:{table_id}:{len(moves)}"
     actions = [(mover, notation) for _, mover, notation in moves]
-    timeline = _timelines.get(
+    timeline = _timelines(request).get(
         key,
         lambda: Timeline(game=live.game, players=live.players, seed=live.seed, options=dict(live.options),
                          actions=actions),
@@ -591,15 +606,14 @@ def _history_context(request: Request, game: RunningGame, step: int) -> dict[str
 async def table_history(request: Request, table_id: TableNumber) -> Response:
     try:
         game = await _running_game(request, table_id)
+        step = _parse_step(request.query_params.get("step"), game.seq)
     except ServiceError as error:
         return _error_page(request, error, table_id)
     if game.status == "over":
         view = "all" if game.seat is None else str(game.seat)
-        step = _parse_step(request.query_params.get("step"), game.seq)
         return RedirectResponse(f"/tables/{table_id}/replay?step={step}&as={view}", status_code=303)
     if game.status != "playing":
         return _render(request, "replay/error.html", {"code": "not-started", "message": "", "table_id": table_id}, 409)
-    step = _parse_step(request.query_params.get("step"), game.seq)
     context = await _in_thread(lambda: _history_context(request, game, step))
     return _render(request, "replay/history.html", context)
 

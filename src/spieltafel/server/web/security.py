@@ -26,6 +26,7 @@ from typing import Any
 from urllib.parse import parse_qsl
 
 from fastapi import Request
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 
 from spieltafel.server.auth import cookie_secure
 
@@ -54,8 +55,7 @@ SECURITY_HEADERS: tuple[tuple[bytes, bytes], ...] = (
     (b"cross-origin-opener-policy", b"same-origin"),
 )
 NOT_PAGES = ("/api/", "/ws/", "/static/")
-NOT_PAGE_PATHS = frozenset({"/healthz", "/openapi.json", "/docs", "/redoc", "/docs/oauth2-redirect"})
-API_DOC_PATHS = frozenset({"/docs", "/redoc", "/docs/oauth2-redirect"})
+NOT_PAGE_PATHS = frozenset({"/healthz", "/openapi.json"})
 
 
 def is_page(path: str) -> bool:
@@ -139,7 +139,7 @@ class PageMiddleware:
                 await self._refuse(scope, send, status, text, set_cookies)
                 return
             receive = outcome
-        csp = b"frame-ancestors 'none'" if path in API_DOC_PATHS else CONTENT_SECURITY_POLICY.encode()
+        csp = CONTENT_SECURITY_POLICY.encode()
         page = is_page(path)
 
         async def send_with_headers(message: Message) -> None:
@@ -243,24 +243,49 @@ class PageMiddleware:
             return 0
 
     async def _refuse(self, scope: Scope, send: Send, status: int, text: str, set_cookies: list[bytes]) -> None:
-        from html import escape
-
         lang = scope.get("state", {}).get("web_lang", i18n.DEFAULT_LANGUAGE)
-        gettext = i18n.gettext_for(lang)
-        heading = escape(gettext("Not sent"))
-        back = escape(gettext("Back to the lobby"))
-        body = (
-            f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8"><title>Spieltafel</title>'
-            '<link rel="stylesheet" href="/static/site.css"></head><body><main class="refusal">'
-            f'<h1>{heading}</h1><p>{escape(text)}</p><p><a href="/">{back}</a></p></main></body></html>'
-        ).encode()
+        body = refusal_page(lang, i18n.gettext_for(lang)("Not sent"), text)
         headers = [
             (b"content-type", b"text/html; charset=utf-8"),
             (b"content-length", str(len(body)).encode()),
-            (b"content-security-policy", CONTENT_SECURITY_POLICY.encode()),
+            *response_security_headers(),
             (b"cache-control", b"no-store"),
-            *SECURITY_HEADERS,
             *((b"set-cookie", c) for c in set_cookies),
         ]
         await send({"type": "http.response.start", "status": status, "headers": headers})
         await send({"type": "http.response.body", "body": body})
+
+
+def response_security_headers() -> list[tuple[bytes, bytes]]:
+    """The headers every answer carries: the Content-Security-Policy and :data:`SECURITY_HEADERS`."""
+    return [(b"content-security-policy", CONTENT_SECURITY_POLICY.encode()), *SECURITY_HEADERS]
+
+
+def refusal_page(lang: str, heading: str, text: str) -> bytes:
+    """A small page of its own (no template, nothing that could fail again) saying what went wrong."""
+    from html import escape
+
+    back = escape(i18n.gettext_for(lang)("Back to the lobby"))
+    return (
+        f'<!doctype html><html lang="{escape(lang)}"><head><meta charset="utf-8"><title>Spieltafel</title>'
+        '<link rel="stylesheet" href="/static/site.css"></head><body><main class="refusal">'
+        f'<h1>{escape(heading)}</h1><p>{escape(text)}</p><p><a href="/">{back}</a></p></main></body></html>'
+    ).encode()
+
+
+async def server_error(request: Request, error: Exception) -> Response:
+    """An unexpected failure (the last resort of Starlette's ``ServerErrorMiddleware``, outside every other
+    middleware): a clean 500 with the security headers, a page in the reader's language or the API's JSON
+    error; the traceback goes to the server's log only (Starlette raises the error again after this answer)."""
+    headers = {k.decode(): v.decode() for k, v in response_security_headers()}
+    headers["cache-control"] = "no-store"
+    if not is_page(request.url.path):
+        detail = {"code": "server-error", "message": "the server failed to answer this request; please try again"}
+        return JSONResponse({"detail": detail}, status_code=500, headers=headers)
+    lang = request.scope.get("state", {}).get("web_lang") or i18n.negotiate(request.headers.get("accept-language"))
+    lang = i18n.normalise(lang) or i18n.DEFAULT_LANGUAGE
+    gettext = i18n.gettext_for(lang)
+    body = refusal_page(
+        lang, gettext("Server error"), gettext("The server could not answer this request. Please try again later.")
+    )
+    return HTMLResponse(body, status_code=500, headers={**headers, "content-language": lang})

@@ -19,6 +19,7 @@ from fastapi.responses import HTMLResponse
 from jinja2 import BaseLoader, ChoiceLoader, Environment, FileSystemLoader, FunctionLoader, select_autoescape
 
 from spieltafel.core import UnknownGameError, all_games, get_game, kit_of
+from spieltafel.server.numbers import BadNumber
 
 from . import i18n
 
@@ -101,6 +102,16 @@ def csrf_token_of(request: Request) -> str:
 def gettext_of(request: Request) -> Callable[[str], str]:
     """``gettext`` in the request's language (for messages composed in Python)."""
     return i18n.gettext_for(language_of(request))
+
+
+def number_refused(error: BadNumber, gettext: Callable[[str], str]) -> str:
+    """A refused number from the address or a form, in the reader's language: which one, what it may be."""
+    values = {"name": error.name, "low": error.low, "high": error.high, "word": error.word, "text": error.text[:20]}
+    if error.word:
+        return gettext("“%(name)s” must be a whole number from %(low)d to %(high)d or “%(word)s”, not “%(text)s”.") % (
+            values
+        )
+    return gettext("“%(name)s” must be a whole number from %(low)d to %(high)d, not “%(text)s”.") % values
 
 
 def render(
