@@ -13,20 +13,29 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Mapping, MutableMapping, Sequence
+from functools import cache
 from typing import Any
 
 from spieltafel.core import GameKit, UnknownGameError, get_game, kit_of
+from spieltafel.core.kit import PlainWords, Words
 
 from . import i18n
 
 log = logging.getLogger(__name__)
 
 
+@cache
 def _kit(game: str) -> GameKit | None:
     try:
         return kit_of(get_game(game))
     except UnknownGameError:
         return None
+
+
+@cache
+def _words(game: str) -> Words:
+    kit = _kit(game)
+    return PlainWords() if kit is None else kit.words_module()
 
 
 def legal_pairs(legal: Sequence[Any]) -> list[tuple[int, str]]:
@@ -54,14 +63,13 @@ def render_board(
 
 def action_label(game: str, notation: str, gettext: Callable[[str], str]) -> str:
     """An action in words (the notation itself when the game has no words)."""
-    kit = _kit(game)
-    return notation if kit is None else kit.words_module().action_label(notation, gettext)
+    return _words(game).action_label(notation, gettext)
 
 
 def seat_name(game: str, seat: int, gettext: Callable[[str], str]) -> str | None:
     """The game's name for a seat in words (its colour, e.g. "Red"), or None."""
     kit = _kit(game)
-    return None if kit is None or kit.words is None else kit.words_module().seat_name(seat, gettext)
+    return None if kit is None or kit.words is None else _words(game).seat_name(seat, gettext)
 
 
 def event_text(game: str, event: Mapping[str, Any], gettext: Callable[[str], str]) -> str:
@@ -69,7 +77,7 @@ def event_text(game: str, event: Mapping[str, Any], gettext: Callable[[str], str
     kit = _kit(game)
     if kit is None or kit.words is None:
         return gettext("Something happened that cannot be shown in words.")
-    return kit.words_module().event_text(event, gettext)
+    return _words(game).event_text(event, gettext)
 
 
 def decorate(payload: MutableMapping[str, Any], context: Any) -> None:
