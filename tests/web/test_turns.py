@@ -156,3 +156,25 @@ def test_a_live_game_sounds_your_turn_unless_muted(server: Server, browser: Any,
     assert _tones(walt) == (0, 1)
     assert not walt.csp_errors, walt.csp_errors
     walt.context.close()
+
+
+def test_a_turn_based_clock_shows_hours_and_minutes_in_every_language(server: Server, browser: Any) -> None:
+    """Issue 26: the clock of a turn-based game showed its raw template (``%(hours)d h %(minutes)d min``),
+    the catalogs' ``%d`` placeholders unknown to the page's formatter."""
+    sign_up(new_person(browser), server.url, "tara", PASSWORD)
+    token = _token(server, "tara", PASSWORD)
+    seats = [{"kind": "me"}, {"kind": "bot", "bot": "random"}]
+    table = _waiting_table(server, token, seats, clock={"pace": "turn", "per_move": "12h"})
+    for lang, hours in (("en", " h "), ("de", " Std. "), ("nl", " u ")):
+        page = new_person(browser, lang)
+        page.goto(f"{server.url}/signin")
+        page.fill("#name", "tara")
+        page.fill("#password", PASSWORD)
+        page.click("form[action='/signin'] button[type=submit]")
+        page.goto(f"{server.url}/tables/{table}")
+        wait_live(page)
+        clock = page.locator("#seat-list [data-clock='0']")
+        page.wait_for_function("() => /\\d/.test(document.querySelector(\"#seat-list [data-clock='0']\").textContent)")
+        text = clock.inner_text()
+        assert "%(" not in text and hours in f" {text} " and text[0].isdigit(), (lang, text)
+        page.context.close()

@@ -17,7 +17,7 @@ function readConfig() {
 }
 
 function format(template, values) {
-  return template.replace(/%\((\w+)\)s/g, (_, key) => (key in values ? String(values[key]) : ""));
+  return template.replace(/%\((\w+)\)[sd]/g, (_, key) => (key in values ? String(values[key]) : ""));
 }
 
 // -- an open table: wait until it starts --------------------------------------------------------------
