@@ -142,6 +142,9 @@ class Connection:
         except ValueError as error:
             await self.send_error("malformed-json", f"not JSON: {error}")
             return
+        except RecursionError:  # nested deeper than the parser goes: a subclass of RuntimeError, which
+            await self.send_error("too-deep", "the message is nested too deeply")  # ends the socket below
+            return
         try:
             if isinstance(decoded, dict) and decoded.get("type") == "state":
                 StateRequest.model_validate(decoded)
