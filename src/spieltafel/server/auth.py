@@ -1,8 +1,9 @@
 """Who is asking: the ``spieltafel_session`` cookie or ``Authorization: Bearer <token>``.
 
 A session cookie counts only for requests from the server's own pages: a request or WebSocket
-handshake whose ``Origin`` is another site's (cross-site WebSocket hijacking, forged API calls)
-is treated as signed out, whatever cookie the browser attached."""
+handshake whose ``Origin`` is another site's or opaque (``null``: cross-site WebSocket hijacking,
+forged API calls, from a page or a sandboxed frame) is treated as signed out, whatever cookie the
+browser attached."""
 
 from __future__ import annotations
 
@@ -82,9 +83,12 @@ def own_origin(connection: HTTPConnection) -> str:
 
 
 def same_origin(connection: HTTPConnection) -> bool:
-    """True unless the request names another site in its ``Origin`` header."""
+    """True unless the request names another site in its ``Origin`` header, or an opaque one: ``null``
+    (a sandboxed frame, a ``file://`` page, a data: URL, a cross-site redirect) is nobody's own page.
+    A browser names our origin on its own pages' POSTs and sockets, and sends no ``Origin`` at all on a
+    same-origin GET or a top-level navigation."""
     origin = connection.headers.get("origin")
-    return origin is None or origin == "null" or origin.rstrip("/") == own_origin(connection)
+    return origin is None or origin.rstrip("/") == own_origin(connection)
 
 
 def cookie_secure(connection: HTTPConnection) -> bool:
