@@ -174,9 +174,12 @@ def create_app(settings: Settings | None = None, now_ms: Callable[[], int] | Non
         db, tables = site.db, site.tables
         chat_hub = RedisHub(settings.redis_url, settings.redis_prefix, "chat") if settings.redis_url else Hub()
         await chat_hub.start()
+        sign_ins = RedisHub(settings.redis_url, settings.redis_prefix, "accounts") if settings.redis_url else Hub()
+        await sign_ins.start()
         rate = RateLimits(settings.rate_limits, settings.redis_url, settings.redis_prefix)
         chat = ChatService(db, tables, chat_hub, shared=rate if settings.redis_url else None)
-        app.state.services = Services(settings, db, site.hub, AccountService(db), tables, chat, site.ratings, site)
+        accounts = AccountService(db, sign_ins)
+        app.state.services = Services(settings, db, site.hub, accounts, tables, chat, site.ratings, site)
         notifier = app.state.services.notifier = Notifier(db, settings, tables.now_ms)
         app.state.services.rate = rate
         if settings.tune_collector:
@@ -192,6 +195,7 @@ def create_app(settings: Settings | None = None, now_ms: Callable[[], int] | Non
                 with contextlib.suppress(asyncio.CancelledError):
                     await sweeper
             await chat_hub.close()
+            await sign_ins.close()
             await site.close()
 
     app = FastAPI(
