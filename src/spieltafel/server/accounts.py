@@ -19,8 +19,9 @@ from typing import Literal
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import delete, select, update
+from sqlalchemy import delete, or_, select, update
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from .db import AccountRow, Database, SessionRow, TokenRow
 from .errors import Conflict, Forbidden, Invalid, NotFound, Unauthenticated
@@ -128,22 +129,63 @@ class AccountService:
         self.sign_ins.publish(account_id, 0)
 
     async def create(self, name: str, password: str, program: bool = False) -> Account:
+        """A new account; 409 ``name-taken`` when the name is another's, also one differing only by case."""
         check_name(name)
         check_password(password, name)
+        await self._refuse_taken(name)
         hashed = await asyncio.to_thread(_hasher.hash, password)
         try:
             async with self.db.write() as session:
-                row = AccountRow(name=name, password_hash=hashed, program=program)
+                row = AccountRow(name=name, name_folded=name.casefold(), password_hash=hashed, program=program)
                 session.add(row)
                 await session.flush()
                 return _account(row)
-        except IntegrityError as error:
+        except IntegrityError as error:  # taken meanwhile
             raise Conflict("name-taken", f"the name {name!r} is taken; choose another") from error
 
-    async def authenticate(self, name: str, password: str) -> Account:
-        """The account for these credentials; the same refusal for an unknown name and a wrong password."""
+    async def _refuse_taken(self, name: str) -> None:
         async with self.db.session() as session:
-            row = (await session.execute(select(AccountRow).where(AccountRow.name == name))).scalar_one_or_none()
+            taken = await session.scalar(select(AccountRow.name).where(AccountRow.name_folded == name.casefold()))
+        if taken == name:
+            raise Conflict("name-taken", f"the name {name!r} is taken; choose another")
+        if taken is not None:
+            raise Conflict("name-taken", f"the name {name!r} is taken: {taken!r} differs from it only by case, and "
+                                         "names must differ by more than case; choose another")
+
+    async def _named(self, session: AsyncSession, name: str) -> AccountRow | None:
+        """The account a sign-in means by ``name``: the one of exactly that name, else the one whose name
+        differs only by case; none when several do (two accounts that already differed only by case before
+        names were folded: each signs in by its exact name)."""
+        exact = (await session.execute(select(AccountRow).where(AccountRow.name == name))).scalar_one_or_none()
+        if exact is not None:
+            return exact
+        folded = name.casefold()
+        found = await session.execute(
+            select(AccountRow).where(or_(AccountRow.name_folded == folded, AccountRow.name_folded.is_(None)))
+        )
+        alike = [row for row in found.scalars() if row.name.casefold() == folded]
+        return alike[0] if len(alike) == 1 else None
+
+    async def name_clashes(self) -> list[tuple[str, str]]:
+        """(older, later) names of accounts that differ only by case, from before names were folded
+        (migration 0009): both go on by their exact names; a sign-in by any other spelling finds neither."""
+        async with self.db.session() as session:
+            later = (await session.execute(select(AccountRow.name).where(AccountRow.name_folded.is_(None)))).scalars()
+            names = list(later)
+            if not names:
+                return []
+            older = await session.execute(
+                select(AccountRow.name_folded, AccountRow.name)
+                .where(AccountRow.name_folded.in_({name.casefold() for name in names}))
+            )
+            first = dict(older.tuples().all())
+        return [(first.get(name.casefold(), "?"), name) for name in sorted(names)]
+
+    async def authenticate(self, name: str, password: str) -> Account:
+        """The account for these credentials (the name in any case, :meth:`_named`); the same refusal for an
+        unknown name and a wrong password."""
+        async with self.db.session() as session:
+            row = await self._named(session, name)
         stored = row.password_hash if row is not None else _DUMMY_HASH
         ok = await asyncio.to_thread(_verify, stored, password)
         if row is None or not ok:
