@@ -120,6 +120,26 @@ def test_a_move_on_a_revoked_socket_is_refused_when_the_hubs_word_was_lost(
     assert seq_of(http, table_id, bob) == 0
 
 
+def test_a_token_revoked_while_its_socket_opens_closes_it(http: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Revoked after the handshake read the account and before the socket listened for word of it: the
+    word went to nobody, the socket's first look at its token (at once, not after the lease) ends it."""
+    table_id, alice, bob = two_player_table(http)
+    services = http.app.state.services  # type: ignore[attr-defined]
+    table_of = services.tables.get
+
+    async def revoking_get(number: int) -> Any:
+        account = await services.accounts.by_token(alice.token)
+        await services.accounts.revoke_token(account, alice.token_id)
+        return await table_of(number)
+
+    monkeypatch.setattr(services.tables, "get", revoking_get)
+    with http.websocket_connect(f"/ws/tables/{table_id}", headers=alice.bearer) as socket:
+        move = first_move(socket)
+        socket.send_text(json.dumps(move))
+        assert_signed_out(socket)
+    assert seq_of(http, table_id, bob) == 0
+
+
 def test_signing_out_closes_the_sessions_sockets_only(http: TestClient) -> None:
     table_id, alice, bob = two_player_table(http)
     other_session = alice.sign_in()

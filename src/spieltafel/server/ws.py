@@ -44,6 +44,8 @@ CLOSE_SIGNED_OUT = 4401
 CREDENTIAL_LEASE = 30.0
 """Seconds a socket acts on its credential without asking the database again (unless its account's
 sign-ins changed meanwhile): the bound on a sign-out whose word through the hub was lost."""
+RECHECK_SECONDS = 1.0
+"""The wait before a socket looks at its credential again when the database did not answer."""
 
 
 def encode(message: dict[str, Any]) -> str:
@@ -87,8 +89,10 @@ class Connection:
         self.sign_ins: asyncio.Queue[int] | None = None
         """Word that the account's sessions or tokens changed (``AccountService.sign_ins_changed``)."""
         self.signed_out = False
-        self.unchecked = False
-        """The account's sign-ins changed and the credential was not looked at since."""
+        self.heard, self.checked = 1, 0
+        """Words heard through ``sign_ins`` (the first: the subscription itself, which comes after the
+        handshake's look, so a sign-in that ended between the two is seen: one look more per socket), and
+        how many of them the last look at the credential covers."""
         self.game = game
         self.services = socket.app.state.services
         self.sending = asyncio.Lock()
@@ -140,13 +144,21 @@ class Connection:
             await self.send_state(known_seq=seq)
 
     async def follow_sign_in(self, queue: asyncio.Queue[int]) -> None:
-        """End the socket once its credential has ended (the account's sign-ins changed: maybe not this one)."""
+        """End the socket once its credential has ended (the account's sign-ins changed: maybe not this one);
+        a first look at once, for what ended between the handshake and the subscription."""
         while True:
-            await queue.get()
+            if self.heard == self.checked:
+                await queue.get()
+                self.heard += 1
             while not queue.empty():
                 queue.get_nowait()
-            self.unchecked = True
-            if not await self.credential_valid():
+            try:
+                valid = await self.credential_valid()
+            except SQLAlchemyError as error:  # unchecked: a message meanwhile checks for itself
+                log.warning("the sign-in of a socket at table %s was not checked: %s", self.table_id, error)
+                await asyncio.sleep(RECHECK_SECONDS)
+                continue
+            if not valid:
                 await self.sign_out()
                 return
 
@@ -155,7 +167,7 @@ class Connection:
         changed since the last look or the look is older than ``CREDENTIAL_LEASE``."""
         if self.credential is None or self.signed_out:
             return not self.signed_out
-        changed = self.unchecked or (self.sign_ins is not None and not self.sign_ins.empty())
+        changed = self.heard != self.checked or (self.sign_ins is not None and not self.sign_ins.empty())
         if changed or time.monotonic() - self.checked_at > CREDENTIAL_LEASE:
             return await self.credential_valid()
         return True
@@ -164,8 +176,9 @@ class Connection:
         """Ask the database whether the socket's session or token still signs in its account."""
         if self.credential is None or self.account is None:
             return True
-        self.checked_at, self.unchecked = time.monotonic(), False
+        heard, started = self.heard, time.monotonic()
         behind = await self.services.accounts.by_credential(self.credential)
+        self.checked, self.checked_at = heard, started
         self.signed_out = self.signed_out or behind is None or behind.id != self.account.id
         return not self.signed_out
 
@@ -184,7 +197,13 @@ class Connection:
                 await self.send_error("rate-limited", "too many messages: this connection is closed; reconnect later")
                 await self.socket.close(code=CLOSE_POLICY)
                 return
-            if not await self.still_signed_in():
+            try:
+                signed_in = await self.still_signed_in()
+            except SQLAlchemyError as error:
+                log.warning("the sign-in of a socket at table %s was not checked: %s", self.table_id, error)
+                await self.send_error("busy", "the server could not check your sign-in now; retry")
+                continue
+            if not signed_in:
                 await self.sign_out()
                 return
             await self.handle(message.get("text"), message.get("bytes"))
