@@ -6,7 +6,8 @@ on one database (SQLite, or PostgreSQL in the second CI run) and Redis.
   process at the same moment: exactly one applied, the other refused as stale, the log holds the winners;
 - a bot job delivered twice (a second taker claims it while the first still thinks) moves once;
 - chat: a line said through A reaches the readers on B (players' and spectators' chats apart, mutes applied),
-  and the chat's rate limit counts an account's messages through both processes together.
+  and the chat's rate limit counts an account's messages through both processes together;
+- a token revoked through B closes the socket that signed in with it on A (4401).
 """
 
 from __future__ import annotations
@@ -195,6 +196,28 @@ async def test_the_chat_limit_counts_an_account_through_every_process(site: Site
             assert refused.status_code == 429 and refused.json()["detail"]["code"] == "too-fast", refused.text
         kept = (await b.get(url, headers=alice.headers)).json()
         assert [m["text"] for m in kept] == [f"line {n}" for n in range(RATE_MESSAGES)]
+
+
+async def test_revoking_a_token_through_b_closes_its_socket_on_a(site: Site) -> None:
+    """Sockets follow the account through every process (issue 23): the word that a token ended goes over
+    Redis, and the socket on A that signed in with it gets ``signed-out`` and the close code 4401."""
+    async with httpx.AsyncClient(base_url=site.a.url, timeout=30) as a, \
+            httpx.AsyncClient(base_url=site.b.url, timeout=30) as b:
+        table_id, (alice, bob) = await two_people_table(a, b, "iquazu")
+        token_id = (await b.get("/api/tokens", headers=alice.headers)).json()[-1]["id"]
+        url = site.a.url.replace("http", "ws", 1) + f"/ws/tables/{table_id}"
+        async with websockets.connect(url, additional_headers=alice.headers, open_timeout=10) as on_a, \
+                websockets.connect(url, additional_headers=bob.headers, open_timeout=10) as bobs:
+            assert json.loads(await asyncio.wait_for(on_a.recv(), 10))["seat"] == 0
+            assert json.loads(await asyncio.wait_for(bobs.recv(), 10))["seat"] == 1
+            assert (await b.delete(f"/api/tokens/{token_id}", headers=alice.headers)).status_code == 204
+            error = json.loads(await asyncio.wait_for(on_a.recv(), 10))
+            assert error["type"] == "error" and error["code"] == "signed-out", error
+            with pytest.raises(websockets.ConnectionClosed) as closed:
+                await asyncio.wait_for(on_a.recv(), 10)
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 4401
+            await bobs.send(json.dumps({"type": "state"}))  # another account's socket stays open
+            assert json.loads(await asyncio.wait_for(bobs.recv(), 10))["type"] == "state"
 
 
 async def _acting(client: httpx.AsyncClient, table_id: int, people: list[Person]) -> tuple[dict[str, Any], Person]:

@@ -185,3 +185,17 @@ async def test_a_foreign_origin_makes_the_session_cookie_count_for_nothing(clien
     forged = await client.post("/api/tokens", headers={"Origin": "https://evil.example"})
     assert forged.status_code == 401
     assert (await client.get("/api/session", headers={"Origin": "https://evil.example"})).status_code == 401
+
+
+async def test_an_opaque_origin_makes_the_session_cookie_count_for_nothing(client: httpx.AsyncClient) -> None:
+    """Issue 23: ``Origin: null`` (a sandboxed frame, a file:// page) counted as our own origin, so a page
+    anywhere could make a token with the visitor's cookie by a simple text/plain POST."""
+    name = await _account(client)
+    await _sign_in(client, name)
+    plain = {"Content-Type": "text/plain"}
+    forged = await client.post("/api/tokens", content="x", headers={**plain, "Origin": "null"})
+    assert forged.status_code == 401, forged.text
+    assert (await client.get("/api/session", headers={"Origin": "null"})).status_code == 401
+    assert (await client.get("/api/tokens")).json() == []
+    own = await client.post("/api/tokens", content="x", headers={**plain, "Origin": "http://test"})
+    assert own.status_code == 201, own.text

@@ -137,3 +137,25 @@ def test_any_message_is_refused_cleanly_or_applied(table: Table) -> None:
 
 
 
+
+DEEP_MESSAGES = [
+    "[" * 8000 + "]" * 8000,
+    '{"a":' * 2000 + "1" + "}" * 2000,
+    '{"type": "move", "seq": 0, "action": ' + "[" * 5000 + "]" * 5000 + "}",
+]
+
+
+@pytest.mark.parametrize("message", DEEP_MESSAGES, ids=["list", "object", "move"])
+def test_a_deeply_nested_message_gets_an_error_and_the_socket_stays_open(table: Table, message: str) -> None:
+    """Issue 23: nesting deeper than the JSON parser goes (RecursionError) dropped the socket without a word."""
+    before = table.state()
+    with table.client.websocket_connect(f"/ws/tables/{table.id}", headers=table.me) as socket:
+        assert socket.receive_json()["type"] == "state"
+        socket.send_text(message)
+        reply = socket.receive_json()
+        assert reply["type"] == "error" and reply["code"] == "too-deep", reply
+        assert set(reply) == {"type", "code", "message"}
+        socket.send_text(json.dumps({"type": "state"}))
+        again = socket.receive_json()
+        assert again["type"] == "state" and again["seq"] == before["seq"]
+        assert table.state() == before

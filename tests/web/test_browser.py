@@ -277,3 +277,23 @@ def test_a_live_clock_ticks_and_a_bot_takes_over_a_leavers_seat(server: Server, 
     assert not tilda.csp_errors and not ulrik.csp_errors, tilda.csp_errors + ulrik.csp_errors
     tilda.context.close()
     ulrik.context.close()
+
+
+def test_signing_out_in_another_tab_ends_the_table_pages_socket(server: Server, browser: Any) -> None:
+    """Issue 23: the socket closes with 4401; the page says "signed out" and does not reconnect."""
+    olaf = new_person(browser)
+    sockets: list[Any] = []
+    olaf.on("websocket", lambda socket: sockets.append(socket))
+    sign_up(olaf, server.url, "olaf")
+    table = create_table(olaf, server.url, "iquazu", 2, ["me", "bot:random"])
+    wait_live(olaf)
+    other_tab = olaf.context.new_page()
+    other_tab.goto(server.url + "/")
+    other_tab.click("form[action='/signout'] button")
+    other_tab.wait_for_url(server.url + "/")
+    olaf.wait_for_function("() => document.getElementById('connection')?.textContent.includes('signed out')")
+    assert olaf.locator("#move-error").is_visible() and "Reload the page" in olaf.locator("#move-error").inner_text()
+    time.sleep(3)  # a reconnect would have come within 1 s
+    assert "signed out" in olaf.locator("#connection").inner_text()
+    assert [s.url.rsplit("/ws/tables/", 1)[1].split("?")[0] for s in sockets] == [str(table)]
+    olaf.context.close()

@@ -15,14 +15,17 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from functools import cache
 from pathlib import Path
+from typing import Literal
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import delete, select, update
+from sqlalchemy import delete, or_, select, update
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from .db import AccountRow, Database, SessionRow, TokenRow
 from .errors import Conflict, Forbidden, Invalid, NotFound, Unauthenticated
+from .hub import Hub
 
 NAME_PATTERN = re.compile(r"[A-Za-z0-9_-]{3,20}")
 MIN_PASSWORD = 8
@@ -47,6 +50,15 @@ class Account:
     name: str
     language: str | None
     program: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Credential:
+    """What a request or socket signed in with: a session id (the cookie) or a personal token. Kept by an
+    open socket, which checks it again when its account's sign-ins change (``sign_ins_changed``)."""
+
+    kind: Literal["session", "token"]
+    secret: str
 
 
 def digest(secret: str) -> str:
@@ -102,28 +114,78 @@ def _verify(stored: str, password: str) -> bool:
 
 
 class AccountService:
-    """Create accounts, sign in and out, issue tokens, find the account behind a session or token."""
+    """Create accounts, sign in and out, issue tokens, find the account behind a session or token.
 
-    def __init__(self, db: Database) -> None:
+    Whenever a session or token ends, the account's id goes through ``sign_ins`` (a hub keyed by account:
+    in-process, or over Redis to every server process of the site): each socket of that account then
+    checks its own credential again and closes when it has ended (``ws``)."""
+
+    def __init__(self, db: Database, sign_ins: Hub | None = None) -> None:
         self.db = db
+        self.sign_ins = sign_ins or Hub()
+
+    def sign_ins_changed(self, account_id: int) -> None:
+        """Tell every process that a session or token of the account ended (after the commit)."""
+        self.sign_ins.publish(account_id, 0)
 
     async def create(self, name: str, password: str, program: bool = False) -> Account:
+        """A new account; 409 ``name-taken`` when the name is another's, also one differing only by case."""
         check_name(name)
         check_password(password, name)
+        await self._refuse_taken(name)
         hashed = await asyncio.to_thread(_hasher.hash, password)
         try:
             async with self.db.write() as session:
-                row = AccountRow(name=name, password_hash=hashed, program=program)
+                row = AccountRow(name=name, name_folded=name.casefold(), password_hash=hashed, program=program)
                 session.add(row)
                 await session.flush()
                 return _account(row)
-        except IntegrityError as error:
+        except IntegrityError as error:  # taken meanwhile
             raise Conflict("name-taken", f"the name {name!r} is taken; choose another") from error
 
-    async def authenticate(self, name: str, password: str) -> Account:
-        """The account for these credentials; the same refusal for an unknown name and a wrong password."""
+    async def _refuse_taken(self, name: str) -> None:
         async with self.db.session() as session:
-            row = (await session.execute(select(AccountRow).where(AccountRow.name == name))).scalar_one_or_none()
+            taken = await session.scalar(select(AccountRow.name).where(AccountRow.name_folded == name.casefold()))
+        if taken == name:
+            raise Conflict("name-taken", f"the name {name!r} is taken; choose another")
+        if taken is not None:
+            raise Conflict("name-taken", f"the name {name!r} is taken: {taken!r} differs from it only by case, and "
+                                         "names must differ by more than case; choose another")
+
+    async def _named(self, session: AsyncSession, name: str) -> AccountRow | None:
+        """The account a sign-in means by ``name``: the one of exactly that name, else the one whose name
+        differs only by case; none when several do (two accounts that already differed only by case before
+        names were folded: each signs in by its exact name)."""
+        exact = (await session.execute(select(AccountRow).where(AccountRow.name == name))).scalar_one_or_none()
+        if exact is not None:
+            return exact
+        folded = name.casefold()
+        found = await session.execute(
+            select(AccountRow).where(or_(AccountRow.name_folded == folded, AccountRow.name_folded.is_(None)))
+        )
+        alike = [row for row in found.scalars() if row.name.casefold() == folded]
+        return alike[0] if len(alike) == 1 else None
+
+    async def name_clashes(self) -> list[tuple[str, str]]:
+        """(older, later) names of accounts that differ only by case, from before names were folded
+        (migration 0009): both go on by their exact names; a sign-in by any other spelling finds neither."""
+        async with self.db.session() as session:
+            later = (await session.execute(select(AccountRow.name).where(AccountRow.name_folded.is_(None)))).scalars()
+            names = list(later)
+            if not names:
+                return []
+            older = await session.execute(
+                select(AccountRow.name_folded, AccountRow.name)
+                .where(AccountRow.name_folded.in_({name.casefold() for name in names}))
+            )
+            first = dict(older.tuples().all())
+        return [(first.get(name.casefold(), "?"), name) for name in sorted(names)]
+
+    async def authenticate(self, name: str, password: str) -> Account:
+        """The account for these credentials (the name in any case, :meth:`_named`); the same refusal for an
+        unknown name and a wrong password."""
+        async with self.db.session() as session:
+            row = await self._named(session, name)
         stored = row.password_hash if row is not None else _DUMMY_HASH
         ok = await asyncio.to_thread(_verify, stored, password)
         if row is None or not ok:
@@ -138,10 +200,16 @@ class AccountService:
 
     async def close_session(self, session_id: str) -> None:
         async with self.db.write() as session:
-            await session.execute(delete(SessionRow).where(SessionRow.id_hash == digest(session_id)))
+            ended = await session.execute(
+                delete(SessionRow).where(SessionRow.id_hash == digest(session_id)).returning(SessionRow.account_id)
+            )
+            owners = set(ended.scalars())
+        for account_id in owners:
+            self.sign_ins_changed(account_id)
 
     async def change_password(self, account: Account, current: str, new: str) -> None:
-        """Check the current password, store the new one and end every session of the account."""
+        """Check the current password, store the new one and end every session and every personal token
+        of the account (as GitHub and lichess do: whoever knew the old password may have made either)."""
         try:
             await self.authenticate(account.name, current)
         except Unauthenticated as error:
@@ -151,6 +219,8 @@ class AccountService:
         async with self.db.write() as session:
             await session.execute(update(AccountRow).where(AccountRow.id == account.id).values(password_hash=hashed))
             await session.execute(delete(SessionRow).where(SessionRow.account_id == account.id))
+            await session.execute(delete(TokenRow).where(TokenRow.account_id == account.id))
+        self.sign_ins_changed(account.id)
 
     async def mark_program(self, account: Account, program: bool) -> None:
         """Say whether the account is a program (marked as such on seats, boards, profiles and chat)."""
@@ -179,6 +249,7 @@ class AccountService:
             )
             if gone.rowcount != 1:  # type: ignore[attr-defined]
                 raise NotFound("no-token", f"you have no token {token_id}")
+        self.sign_ins_changed(account.id)
 
     async def set_language(self, account: Account, language: str | None) -> None:
         if language is not None and language not in LANGUAGES:
@@ -194,6 +265,12 @@ class AccountService:
     async def by_token(self, token: str) -> Account | None:
         query = select(AccountRow).join(TokenRow, TokenRow.account_id == AccountRow.id)
         return await self._one(query.where(TokenRow.token_hash == digest(token)))
+
+    async def by_credential(self, credential: Credential) -> Account | None:
+        """The account behind a session id or token, None once it has ended."""
+        if credential.kind == "token":
+            return await self.by_token(credential.secret)
+        return await self.by_session(credential.secret)
 
     async def by_id(self, account_id: int) -> Account | None:
         return await self._one(select(AccountRow).where(AccountRow.id == account_id))

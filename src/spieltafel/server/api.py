@@ -106,7 +106,8 @@ async def sign_out(request: Request, response: Response) -> None:
 
 @router.put("/api/password", status_code=204, responses=_errors(401, 403, 422), tags=["accounts"])
 async def change_password(body: PasswordChange, account: Me, request: Request, response: Response) -> None:
-    """Every session of the account ends; a caller signed in by cookie gets a new session."""
+    """Every session and every personal token of the account ends (also the token of this request, and
+    their open sockets close with 4401); a caller signed in by cookie gets a new session."""
     await _services(request).accounts.change_password(account, body.current, body.new)
     if request.cookies.get(SESSION_COOKIE) and "authorization" not in request.headers:
         await start_session(request, response, account)

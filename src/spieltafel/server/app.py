@@ -175,6 +175,15 @@ def tune_collector() -> None:
     gc.set_threshold(*COLLECTOR_THRESHOLDS)
 
 
+async def warn_of_name_clashes(accounts: AccountService) -> None:
+    """Log the accounts whose names differ only by case, from before names were folded (migration 0009)."""
+    clashes = await accounts.name_clashes()
+    if clashes:
+        pairs = ", ".join(f"{older!r}/{later!r}" for older, later in clashes)
+        log.warning("%d account names differ from older ones only by case (%s): each signs in by its exact "
+                    "name only; new names cannot clash so (docs/security.md)", len(clashes), pairs)
+
+
 def create_app(settings: Settings | None = None, now_ms: Callable[[], int] | None = None) -> FastAPI:
     """The server application; its lifespan migrates the database and starts the services.
 
@@ -187,9 +196,13 @@ def create_app(settings: Settings | None = None, now_ms: Callable[[], int] | Non
         db, tables = site.db, site.tables
         chat_hub = RedisHub(settings.redis_url, settings.redis_prefix, "chat") if settings.redis_url else Hub()
         await chat_hub.start()
+        sign_ins = RedisHub(settings.redis_url, settings.redis_prefix, "accounts") if settings.redis_url else Hub()
+        await sign_ins.start()
         rate = RateLimits(settings.rate_limits, settings.redis_url, settings.redis_prefix)
         chat = ChatService(db, tables, chat_hub, shared=rate if settings.redis_url else None)
-        app.state.services = Services(settings, db, site.hub, AccountService(db), tables, chat, site.ratings, site)
+        accounts = AccountService(db, sign_ins)
+        await warn_of_name_clashes(accounts)
+        app.state.services = Services(settings, db, site.hub, accounts, tables, chat, site.ratings, site)
         notifier = app.state.services.notifier = Notifier(db, settings, tables.now_ms)
         app.state.services.rate = rate
         if settings.tune_collector:
@@ -205,6 +218,7 @@ def create_app(settings: Settings | None = None, now_ms: Callable[[], int] | Non
                 with contextlib.suppress(asyncio.CancelledError):
                     await sweeper
             await chat_hub.close()
+            await sign_ins.close()
             await site.close()
 
     app = FastAPI(

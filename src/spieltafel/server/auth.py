@@ -1,8 +1,9 @@
 """Who is asking: the ``spieltafel_session`` cookie or ``Authorization: Bearer <token>``.
 
 A session cookie counts only for requests from the server's own pages: a request or WebSocket
-handshake whose ``Origin`` is another site's (cross-site WebSocket hijacking, forged API calls)
-is treated as signed out, whatever cookie the browser attached."""
+handshake whose ``Origin`` is another site's or opaque (``null``: cross-site WebSocket hijacking,
+forged API calls, from a page or a sandboxed frame) is treated as signed out, whatever cookie the
+browser attached."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from typing import Any
 from fastapi import Request, Response
 from starlette.requests import HTTPConnection
 
-from .accounts import Account
+from .accounts import Account, Credential
 from .errors import Unauthenticated
 from .ratelimit import RateLimits
 
@@ -23,21 +24,28 @@ def _services(connection: HTTPConnection) -> Any:
     return connection.app.state.services
 
 
-async def account_for(connection: HTTPConnection) -> Account | None:
-    """The account behind a request or WebSocket: a Bearer token first, else the session cookie.
-
-    A malformed or unknown credential counts as none (the caller then refuses with 401)."""
-    accounts = _services(connection).accounts
+def credential_of(connection: HTTPConnection) -> Credential | None:
+    """What a request or WebSocket signs in with: a Bearer token first, else the session cookie (only from
+    our own pages, :func:`same_origin`); None without either."""
     header = connection.headers.get("authorization", "")
-    scheme, _, credential = header.partition(" ")
-    if scheme.lower() == "bearer" and credential.strip():
-        account: Account | None = await accounts.by_token(credential.strip())
-        return account
+    scheme, _, secret = header.partition(" ")
+    if scheme.lower() == "bearer" and secret.strip():
+        return Credential("token", secret.strip())
     session_id = connection.cookies.get(SESSION_COOKIE)
     if session_id and same_origin(connection):
-        account = await accounts.by_session(session_id)
-        return account
+        return Credential("session", session_id)
     return None
+
+
+async def account_for(connection: HTTPConnection) -> Account | None:
+    """The account behind a request or WebSocket (:func:`credential_of`).
+
+    A malformed or unknown credential counts as none (the caller then refuses with 401)."""
+    credential = credential_of(connection)
+    if credential is None:
+        return None
+    account: Account | None = await _services(connection).accounts.by_credential(credential)
+    return account
 
 
 async def optional_account(request: Request) -> Account | None:
@@ -82,9 +90,12 @@ def own_origin(connection: HTTPConnection) -> str:
 
 
 def same_origin(connection: HTTPConnection) -> bool:
-    """True unless the request names another site in its ``Origin`` header."""
+    """True unless the request names another site in its ``Origin`` header, or an opaque one: ``null``
+    (a sandboxed frame, a ``file://`` page, a data: URL, a cross-site redirect) is nobody's own page.
+    A browser names our origin on its own pages' POSTs and sockets, and sends no ``Origin`` at all on a
+    same-origin GET or a top-level navigation."""
     origin = connection.headers.get("origin")
-    return origin is None or origin == "null" or origin.rstrip("/") == own_origin(connection)
+    return origin is None or origin.rstrip("/") == own_origin(connection)
 
 
 def cookie_secure(connection: HTTPConnection) -> bool:

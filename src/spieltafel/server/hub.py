@@ -5,7 +5,10 @@ so nothing seat-specific travels through the hub. :class:`Hub` serves one proces
 also carries every change over Redis pub/sub to the other server processes and workers of the site,
 with an optional ``detail`` (a move: seat, action, clocks; never a secret) that the receiving process
 hands to ``on_remote`` before it tells its watchers (the table service applies the move to its cached
-game, so that its watchers need not read the database)."""
+game, so that its watchers need not read the database).
+
+The same hub, keyed by account id, carries the word that an account's session or token ended
+(``AccountService.sign_ins_changed``, topic ``accounts``): each socket of that account checks its own."""
 
 from __future__ import annotations
 

@@ -5,7 +5,13 @@ Client → server: ``{"type": "move", "seq", "action"}``, ``{"type": "state"}`` 
 ``{"type": "chat", "messages": [...]}`` (with ``?chat=1`` on the URL: what this reader may read, all of it
 on connect, then each new message) and, to the sender only, ``{"type": "error", "code", "message"}``.
 A refusal changes nothing and the connection stays open, except past the message limit (``ratelimit``:
-100 messages in 20 s by default): then the socket is closed with 1008."""
+100 messages in 20 s by default): then the socket is closed with 1008.
+
+Sockets follow the account: when the session or token a socket signed in with ends (sign-out, a revoked
+token, a password change; in any server process of the site, through the accounts' hub), the socket gets
+an error ``signed-out`` and is closed with 4401. A message on a socket whose credential has ended is
+refused the same way, also when the hub's word was lost: each socket checks its credential again before
+acting when its account's sign-ins changed, and at least every ``CREDENTIAL_LEASE`` seconds."""
 
 from __future__ import annotations
 
@@ -13,6 +19,7 @@ import asyncio
 import inspect
 import json
 import logging
+import time
 from typing import Annotated, Any, Literal
 
 import orjson
@@ -21,8 +28,8 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, Validat
 from redis.exceptions import RedisError
 from sqlalchemy.exc import SQLAlchemyError
 
-from .accounts import Account
-from .auth import account_for
+from .accounts import Account, Credential
+from .auth import credential_of
 from .errors import NotFound, ServiceError
 from .privacy import CLOSE_NO_TABLE, visible_table
 from .ratelimit import RateLimits
@@ -32,6 +39,13 @@ from .tables import StateContext
 router = APIRouter()
 log = logging.getLogger("spieltafel.server")
 CLOSE_POLICY = 1008
+CLOSE_SIGNED_OUT = 4401
+"""The socket's session or token has ended: the client shows "signed out" and does not reconnect."""
+CREDENTIAL_LEASE = 30.0
+"""Seconds a socket acts on its credential without asking the database again (unless its account's
+sign-ins changed meanwhile): the bound on a sign-out whose word through the hub was lost."""
+RECHECK_SECONDS = 1.0
+"""The wait before a socket looks at its credential again when the database did not answer."""
 
 
 def encode(message: dict[str, Any]) -> str:
@@ -65,10 +79,20 @@ class ChatMessage(BaseModel):
 class Connection:
     """One client watching one table."""
 
-    def __init__(self, socket: WebSocket, table_id: int, account: Account | None, game: str) -> None:
+    def __init__(self, socket: WebSocket, table_id: int, account: Account | None, game: str,
+                 credential: Credential | None = None) -> None:
         self.socket = socket
         self.table_id = table_id
         self.account = account
+        self.credential = credential if account is not None else None
+        self.checked_at = time.monotonic()
+        self.sign_ins: asyncio.Queue[int] | None = None
+        """Word that the account's sessions or tokens changed (``AccountService.sign_ins_changed``)."""
+        self.signed_out = False
+        self.heard, self.checked = 1, 0
+        """Words heard through ``sign_ins`` (the first: the subscription itself, which comes after the
+        handshake's look, so a sign-in that ended between the two is seen: one look more per socket), and
+        how many of them the last look at the credential covers."""
         self.game = game
         self.services = socket.app.state.services
         self.sending = asyncio.Lock()
@@ -119,6 +143,51 @@ class Connection:
                 seq = max(seq, queue.get_nowait())
             await self.send_state(known_seq=seq)
 
+    async def follow_sign_in(self, queue: asyncio.Queue[int]) -> None:
+        """End the socket once its credential has ended (the account's sign-ins changed: maybe not this one);
+        a first look at once, for what ended between the handshake and the subscription."""
+        while True:
+            if self.heard == self.checked:
+                await queue.get()
+                self.heard += 1
+            while not queue.empty():
+                queue.get_nowait()
+            try:
+                valid = await self.credential_valid()
+            except SQLAlchemyError as error:  # unchecked: a message meanwhile checks for itself
+                log.warning("the sign-in of a socket at table %s was not checked: %s", self.table_id, error)
+                await asyncio.sleep(RECHECK_SECONDS)
+                continue
+            if not valid:
+                await self.sign_out()
+                return
+
+    async def still_signed_in(self) -> bool:
+        """Whether the socket may act as its account: cheap (no database) unless the account's sign-ins
+        changed since the last look or the look is older than ``CREDENTIAL_LEASE``."""
+        if self.credential is None or self.signed_out:
+            return not self.signed_out
+        changed = self.heard != self.checked or (self.sign_ins is not None and not self.sign_ins.empty())
+        if changed or time.monotonic() - self.checked_at > CREDENTIAL_LEASE:
+            return await self.credential_valid()
+        return True
+
+    async def credential_valid(self) -> bool:
+        """Ask the database whether the socket's session or token still signs in its account."""
+        if self.credential is None or self.account is None:
+            return True
+        heard, started = self.heard, time.monotonic()
+        behind = await self.services.accounts.by_credential(self.credential)
+        self.checked, self.checked_at = heard, started
+        self.signed_out = self.signed_out or behind is None or behind.id != self.account.id
+        return not self.signed_out
+
+    async def sign_out(self) -> None:
+        """Tell the client its sign-in has ended and close the socket with ``CLOSE_SIGNED_OUT``."""
+        self.signed_out = True
+        await self.send_error("signed-out", "your sign-in ended (signed out, password changed or token revoked)")
+        await self.socket.close(code=CLOSE_SIGNED_OUT, reason="signed out")
+
     async def listen(self) -> None:
         while True:
             message = await self.socket.receive()
@@ -127,6 +196,15 @@ class Connection:
             if not self.window.allowed():
                 await self.send_error("rate-limited", "too many messages: this connection is closed; reconnect later")
                 await self.socket.close(code=CLOSE_POLICY)
+                return
+            try:
+                signed_in = await self.still_signed_in()
+            except SQLAlchemyError as error:
+                log.warning("the sign-in of a socket at table %s was not checked: %s", self.table_id, error)
+                await self.send_error("busy", "the server could not check your sign-in now; retry")
+                continue
+            if not signed_in:
+                await self.sign_out()
                 return
             await self.handle(message.get("text"), message.get("bytes"))
 
@@ -141,6 +219,9 @@ class Connection:
             decoded = json.loads(text)
         except ValueError as error:
             await self.send_error("malformed-json", f"not JSON: {error}")
+            return
+        except RecursionError:  # nested deeper than the parser goes: a subclass of RuntimeError, which
+            await self.send_error("too-deep", "the message is nested too deeply")  # ends the socket below
             return
         try:
             if isinstance(decoded, dict) and decoded.get("type") == "state":
@@ -185,7 +266,8 @@ def _describe(error: ValidationError) -> str:
 async def table_socket(socket: WebSocket, table_id: str) -> None:
     await socket.accept()
     services = socket.app.state.services
-    account = await account_for(socket)
+    credential = credential_of(socket)
+    account = await services.accounts.by_credential(credential) if credential is not None else None
     try:
         number = await visible_table(socket, table_id)
         table = await services.tables.get(number)
@@ -193,13 +275,18 @@ async def table_socket(socket: WebSocket, table_id: str) -> None:
         await socket.send_text(json.dumps({"type": "error", "code": refusal.code, "message": refusal.message}))
         await socket.close(code=CLOSE_NO_TABLE)
         return
-    connection = Connection(socket, number, account, table["game"])
+    connection = Connection(socket, number, account, table["game"], credential)
     queue = services.hub.subscribe(number)
+    sign_ins = services.accounts.sign_ins
+    if account is not None:
+        connection.sign_ins = sign_ins.subscribe(account.id)
     chat_queue = services.chat.hub.subscribe(number) if socket.query_params.get("chat") == "1" else None
     tasks: list[asyncio.Task[None]] = []
     try:
         await connection.send_state()
         tasks = [asyncio.create_task(connection.watch(queue)), asyncio.create_task(connection.listen())]
+        if connection.sign_ins is not None:
+            tasks.append(asyncio.create_task(connection.follow_sign_in(connection.sign_ins)))
         if chat_queue is not None:
             await connection.send_chat(first=True)
             tasks.append(asyncio.create_task(connection.watch_chat(chat_queue)))
@@ -213,6 +300,8 @@ async def table_socket(socket: WebSocket, table_id: str) -> None:
         await socket.close(code=CLOSE_NO_TABLE)
     finally:
         services.hub.unsubscribe(number, queue)
+        if account is not None and connection.sign_ins is not None:
+            sign_ins.unsubscribe(account.id, connection.sign_ins)
         if chat_queue is not None:
             services.chat.hub.unsubscribe(number, chat_queue)
         for task in tasks:

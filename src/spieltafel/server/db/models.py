@@ -20,6 +20,7 @@ from sqlalchemy import (
     false,
     text,
 )
+from sqlalchemy.engine.default import DefaultExecutionContext
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -31,11 +32,21 @@ class Base(DeclarativeBase):
     pass
 
 
+def folded_name(context: DefaultExecutionContext) -> str:
+    """The default of ``name_folded``: the name being inserted, case-folded."""
+    name: str = context.get_current_parameters()["name"]  # type: ignore[no-untyped-call]
+    return name.casefold()
+
+
 class AccountRow(Base):
     __tablename__ = "accounts"
+    __table_args__ = (Index("uq_accounts_name_folded", "name_folded", unique=True),)  # as migration 0009 made it
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     name: Mapped[str] = mapped_column(String(20), unique=True)
+    name_folded: Mapped[str | None] = mapped_column(String(64), nullable=True, default=folded_name)
+    """``name.casefold()``: two accounts' names may not differ only by case. NULL for the later account of
+    a pair that already did before migration 0009 (both go on by their exact names)."""
     password_hash: Mapped[str] = mapped_column(String(200))
     language: Mapped[str | None] = mapped_column(String(8), nullable=True)
     email: Mapped[str | None] = mapped_column(String(254), nullable=True)

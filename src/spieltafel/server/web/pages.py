@@ -720,6 +720,7 @@ def client_texts(gettext: Callable[[str], str]) -> dict[str, str]:
         "sending": gettext("Sending…"),
         "connecting": gettext("Connecting…"),
         "reconnecting": gettext("Connection lost. Reconnecting…"),
+        "signed-out": gettext("You were signed out (here or elsewhere, or your password changed). Reload the page."),
         "connected": gettext("Live"),
         "game_over": gettext("The game is over."),
         "stale": gettext("The game moved on before your move arrived. Here is the current position."),

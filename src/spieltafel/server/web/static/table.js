@@ -9,6 +9,7 @@
 
 const $ = (id) => document.getElementById(id);
 const CHAT_CODES = new Set(["too-fast", "too-long", "empty", "bad-text"]);
+const CLOSE_SIGNED_OUT = 4401; // the session or token of the socket ended (docs/protocol.md)
 
 function readConfig() {
   const node = $("table-config");
@@ -239,10 +240,15 @@ class TablePage {
       else if (message.type === "error" && CHAT_CODES.has(message.code)) this.showChatError(this.texts[message.code]);
       else if (message.type === "error") this.refused(message);
     });
-    socket.addEventListener("close", () => {
+    socket.addEventListener("close", (event) => {
       if (this.socket !== socket) return;
       this.busy = false;
       document.body.classList.remove("busy");
+      if (event.code === CLOSE_SIGNED_OUT) {  // the sign-in ended: reconnecting would only watch
+        this.setConnection(this.texts["signed-out"]);
+        this.showError(this.texts["signed-out"]);
+        return;
+      }
       this.retry += 1;
       this.setConnection(this.texts.reconnecting);
       window.setTimeout(() => this.connect(), Math.min(10000, 500 * 2 ** Math.min(this.retry, 5)));
