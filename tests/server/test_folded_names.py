@@ -1,5 +1,5 @@
 """Account names are unique whatever their case (issue 23, 3): a name that differs from another only by case
-is refused (409), a sign-in may spell the name in any case, and migration 0009 keeps two accounts that
+is refused (409), a sign-in may spell the name in any case, and migration 0010 keeps two accounts that
 already differed only by case working (each by its exact name) and reports them at start."""
 
 from __future__ import annotations

@@ -168,7 +168,7 @@ class AccountService:
 
     async def name_clashes(self) -> list[tuple[str, str]]:
         """(older, later) names of accounts that differ only by case, from before names were folded
-        (migration 0009): both go on by their exact names; a sign-in by any other spelling finds neither."""
+        (migration 0010): both go on by their exact names; a sign-in by any other spelling finds neither."""
         async with self.db.session() as session:
             later = (await session.execute(select(AccountRow.name).where(AccountRow.name_folded.is_(None)))).scalars()
             names = list(later)

@@ -4,8 +4,8 @@ and the later ones keep NULL (a unique index admits any number of NULLs on SQLit
 go on working by their exact names and are reported at every start (``AccountService.name_clashes``).
 The folded names are computed here in Python, as the server computes them, not by SQL ``lower()``.
 
-Revision ID: 0009
-Revises: 0008
+Revision ID: 0010
+Revises: 0009
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0009"
-down_revision = "0008"
+revision = "0010"
+down_revision = "0009"
 branch_labels = None
 depends_on = None
 
