@@ -56,6 +56,8 @@ class HandOfFiveState(State):
         return [card - 1 for card in self.hands[seat]] if seat in self.seats_to_act() else []
 
     def action_text(self, seat: int, action: int) -> str:
+        if not 0 <= action < HIGHEST:
+            raise ValueError(f"{action} is outside Hand of Five's action space (0..{HIGHEST - 1})")
         return f"play {action + 1}"
 
     def parse_action(self, seat: int, text: str) -> int:
@@ -64,10 +66,18 @@ class HandOfFiveState(State):
             raise NotationError(text, f"'play <card>' with a card from 1 to {HIGHEST}")
         return int(number) - 1
 
+    def check_index_error(self, seat: int, action: int) -> IllegalActionError:
+        """The engine's own refusal of an index outside the action space (it names the space)."""
+        try:
+            self.check_index(seat, action)
+        except IllegalActionError as refused:
+            return refused
+        raise AssertionError(f"{action} is inside the action space")
+
     def explain_illegal(self, seat: int, action: int) -> IllegalActionError:
         allowed = ", ".join(f"play {card}" for card in self.hands[seat]) if seat in self.seats_to_act() else "none"
         if not 0 <= action < HIGHEST:
-            return IllegalActionError(str(action), f"there is no such card (cards are 1 to {HIGHEST})", allowed)
+            return self.check_index_error(seat, action)
         return IllegalActionError(self.action_text(seat, action), "you play a card of your own hand", allowed)
 
     # -- change -------------------------------------------------------------------------------------
