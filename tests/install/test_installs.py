@@ -96,7 +96,8 @@ class Venv:
         self.python = str(path / "bin" / "python")
 
     def pip(self, *args: str) -> str:
-        """Run pip in the environment; its output."""
+        """Run pip in the environment; its output. (The installs pass ``--no-compile``: byte-compiling every
+        installed module, Ray's and matplotlib's included, was a large part of their time.)"""
         done = self.run(self.python, "-m", "pip", "--disable-pip-version-check", *args)
         return done.stdout
 
@@ -128,7 +129,7 @@ class Venv:
 
 def test_the_base_install_has_the_engines_and_the_terminal_and_no_web_stack(dists: Dists, tmp_path: Path) -> None:
     venv = Venv(tmp_path / "venv")
-    venv.pip("install", "-q", str(dists.pure))  # its declared dependencies from the index, resolved freely
+    venv.pip("install", "-q", "--no-compile", str(dists.pure))  # its dependencies from the index, resolved freely
     venv.check()
     installed = venv.installed()
     assert {"spieltafel", "typer", "rich", "pydantic"} <= installed
@@ -189,9 +190,9 @@ def test_the_server_extra_from_the_wheel_serves(dists: Dists, tmp_path: Path) ->
     """A site's install (docs/deploy.md): the server lock with its hashes, then the wheel's server extra, which
     the lock must satisfy (pip installs nothing more than the wheel)."""
     venv = Venv(tmp_path / "venv")
-    venv.pip("install", "-q", "-r", str(ROOT / "requirements-server.lock"))
+    venv.pip("install", "-q", "--no-compile", "-r", str(ROOT / "requirements-server.lock"))
     locked = venv.installed()
-    venv.pip("install", "-q", f"{dists.pure}[server]")
+    venv.pip("install", "-q", "--no-compile", f"{dists.pure}[server]")
     assert venv.installed() - locked == {"spieltafel"}
     venv.check()
     installed = venv.installed()
@@ -239,7 +240,7 @@ def _get(url: str) -> str:
 
 def test_everything_from_the_compiled_wheel(dists: Dists, compiled_wheel: Path, tmp_path: Path) -> None:
     venv = Venv(tmp_path / "venv")
-    venv.pip("install", "-q", "-c", str(dists.constraints), f"{compiled_wheel}[all]")
+    venv.pip("install", "-q", "--no-compile", "-c", str(dists.constraints), f"{compiled_wheel}[all]")
     venv.check()
     assert {"fastapi", "numpy", "matplotlib", "ray", "openskill", "httpx", "open-spiel"} <= venv.installed()
     walked = venv.walk("all")
