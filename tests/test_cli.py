@@ -262,3 +262,46 @@ def test_bench_names_its_clock(flag: tuple[str, ...], clock: str) -> None:
     document = json.loads(out)
     assert document["clock"] == clock
     assert document["results"][0]["seconds"] >= 0.2
+
+
+def test_version_is_the_package_metadatas() -> None:
+    from importlib.metadata import version
+
+    import spieltafel
+
+    code, out, _ = run("--version")
+    assert code == 0 and out == f"spieltafel {version('spieltafel')}\n"
+    assert spieltafel.__version__ == version("spieltafel")
+
+
+def test_a_command_whose_extra_is_missing_says_which_in_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What ``spieltafel serve`` does in a base install (tests/install runs the real one)."""
+    import importlib
+
+    import spieltafel.cli as cli
+
+    real = importlib.import_module
+
+    def without_fastapi(name: str, package: str | None = None) -> object:
+        if name == "spieltafel.server.command":
+            raise ModuleNotFoundError("No module named 'fastapi'", name="fastapi")
+        return real(name, package)
+
+    monkeypatch.setattr(cli.importlib, "import_module", without_fastapi)
+    monkeypatch.setattr(cli, "app", cli.typer.Typer(cls=cli.OneLineErrors))
+    cli.optional_command("serve", "spieltafel.server.command", "serve", "server")
+    cli.app.command("games")(cli.games)
+    result = runner.invoke(cli.app, ["serve", "--port", "8000", "--data", "x"])
+    assert result.exit_code == 2
+    assert result.stderr == "error: spieltafel serve needs the server extra: pip install 'spieltafel[server]'\n"
+
+
+def test_a_broken_spieltafel_module_is_not_taken_for_a_missing_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    import spieltafel.cli as cli
+
+    def broken(name: str, package: str | None = None) -> object:
+        raise ModuleNotFoundError("No module named 'spieltafel.server.gone'", name="spieltafel.server.gone")
+
+    monkeypatch.setattr(cli.importlib, "import_module", broken)
+    with pytest.raises(ModuleNotFoundError):
+        cli.optional_command("serve", "spieltafel.server.command", "serve", "server")

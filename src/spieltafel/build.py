@@ -39,7 +39,10 @@ def engine_build() -> str:
 
 
 def stale_modules() -> list[str]:
-    """Compiled modules whose source file was changed after they were compiled."""
+    """Compiled modules whose source file was changed after they were compiled (in an editable install or a
+    source tree: an installed wheel's files all carry the time of its installation, in no telling order)."""
+    if {"site-packages", "dist-packages"} & set(PACKAGE.parts):
+        return []
     return sorted(
         str(source.relative_to(PACKAGE.parent))
         for source, extension in _extensions()

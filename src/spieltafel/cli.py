@@ -1,7 +1,10 @@
-"""The ``spieltafel`` command line: games, play, simulate, state, replay, bench."""
+"""The ``spieltafel`` command line: games, play, simulate, state, replay, bench (the base install), and
+arena, serve, worker and connect, which need an extra (``spieltafel.extras``): without it such a command
+says in one line which extra to install."""
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import sys
@@ -16,11 +19,11 @@ from rich.columns import Columns
 from rich.table import Table
 from rich.text import Text
 
+import spieltafel
 from spieltafel.arena.command import arena_command
 from spieltafel.bots import Bot, make_bot
 from spieltafel.build import engine_build
-from spieltafel.connect import connect_command
-from spieltafel.console import OneLineErrors, literal, out, parse_options, progress_bar, user_errors
+from spieltafel.console import OneLineErrors, fail, literal, out, parse_options, progress_bar, user_errors
 from spieltafel.core import (
     Game,
     GameRecord,
@@ -38,8 +41,8 @@ from spieltafel.core import (
     public_record,
     replay,
 )
+from spieltafel.extras import is_missing_dependency, needs
 from spieltafel.match import GameSummary, choose, play_game
-from spieltafel.server.command import serve, worker
 
 app = typer.Typer(
     cls=OneLineErrors, add_completion=False, no_args_is_help=True,
@@ -47,6 +50,21 @@ app = typer.Typer(
 )
 state_app = typer.Typer(no_args_is_help=True, help="Inspect and drive a full-state JSON file.")
 app.add_typer(state_app, name="state")
+
+
+def _show_version(value: bool) -> None:
+    if value:
+        sys.stdout.write(f"spieltafel {spieltafel.__version__}\n")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    version: Annotated[
+        bool, typer.Option("--version", is_eager=True, callback=_show_version, help="Print the version and exit.")
+    ] = False,
+) -> None:
+    """Spieltafel: Iquazú, Haleakala and Niagara."""
 
 
 def bots_for(names: str, count: int, seed: int) -> list[Bot]:
@@ -425,7 +443,7 @@ def bench(
     with user_errors():
         specs = [get_game(g) for g in games] if games else all_games()
         if compare_openspiel and not openspiel_peer.openspiel_available():
-            raise SpieltafelError("--compare-openspiel needs OpenSpiel: pip install 'spieltafel[openspiel]'")
+            raise SpieltafelError(needs("bench --compare-openspiel", "openspiel"))
         rows: list[dict[str, Any]] = [
             {"game": spec.name, **measure(spec, players, seconds, clock=clock)}
             for spec in specs
@@ -466,10 +484,33 @@ def _print_bench(rows: list[dict[str, Any]], peer: dict[str, float] | None, cloc
         out.print(f"OpenSpiel backgammon (C++ via pyspiel): {peer['actions_per_second']:,.0f} actions/s")
 
 
-app.command("arena")(arena_command)
-app.command("serve")(serve)
-app.command("connect")(connect_command)
-app.command("worker")(worker)
+def _missing_extra(name: str, extra: str) -> Callable[[typer.Context], None]:
+    """A stand-in for ``spieltafel NAME`` when its extra is not installed: one line, exit code 2."""
+
+    def command(ctx: typer.Context) -> None:
+        fail(needs(name, extra))
+
+    return command
+
+
+def optional_command(name: str, module: str, attribute: str, extra: str) -> None:
+    """Register ``spieltafel NAME`` (``module.attribute``), or, when a package of ``extra`` is missing, a
+    stand-in that says which extra to install (any arguments are accepted and ignored)."""
+    try:
+        command = getattr(importlib.import_module(module), attribute)
+    except ModuleNotFoundError as error:
+        if not is_missing_dependency(error):
+            raise
+        lenient = {"ignore_unknown_options": True, "allow_extra_args": True, "help_option_names": []}
+        app.command(name, context_settings=lenient, help=needs(name, extra))(_missing_extra(name, extra))
+        return
+    app.command(name)(command)
+
+
+app.command("arena")(arena_command)  # imports its extra's packages when it runs (see arena/command.py)
+optional_command("serve", "spieltafel.server.command", "serve", "server")
+optional_command("connect", "spieltafel.connect", "connect_command", "client")
+optional_command("worker", "spieltafel.server.command", "worker", "server")
 
 
 def main() -> None:

@@ -6,6 +6,7 @@ the arena's optional libraries; openskill and matplotlib are imported when the c
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import sys
 from pathlib import Path
@@ -17,6 +18,7 @@ from rich.table import Table
 from spieltafel import console
 from spieltafel.console import parse_options, progress_bar, user_errors
 from spieltafel.core import SpieltafelError, get_game
+from spieltafel.extras import needs
 
 from .tournament import check_tournament, run_tournament
 
@@ -58,9 +60,9 @@ def arena_command(
             from .report import results_json, write_report
             from .stats import compute_stats
         except ImportError as error:
-            raise SpieltafelError(
-                f"the arena needs openskill and matplotlib ({error.name} is missing): pip install 'spieltafel[arena]'"
-            ) from error
+            raise SpieltafelError(needs("arena", "arena")) from error
+        if out is not None and importlib.util.find_spec("matplotlib") is None:  # the plots, before the games
+            raise SpieltafelError(needs("arena --out", "arena"))
         with progress_bar(quiet=as_json) as progress:
             task = progress.add_task(f"{spec.title}, {players} players", total=games)
             result = run_tournament(

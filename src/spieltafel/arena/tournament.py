@@ -24,6 +24,7 @@ from typing import Any
 
 from spieltafel.bots import Bot, Observation, make_bot
 from spieltafel.core import Rng, SpieltafelError, get_game
+from spieltafel.extras import needs
 from spieltafel.match import play_game
 
 ProgressCallback = Callable[[int, int], None]
@@ -268,7 +269,7 @@ def _run_ray(
     try:
         import ray
     except ImportError as error:
-        raise SpieltafelError("--ray needs Ray: pip install 'spieltafel[ray]'") from error
+        raise SpieltafelError(needs("arena --ray", "arena")) from error
     started_here = not ray.is_initialized()
     if started_here:
         try:
