@@ -10,9 +10,10 @@
 - ``openspiel-random``: OpenSpiel's uniform random bot (``pyspiel.make_uniform_random_bot``).
 
 Budgets: ``openspiel-ismcts`` searches 1 s per move (as ``expert``); ``openspiel-ismcts:500``
-runs 500 simulations per move, ``openspiel-ismcts:0.25s`` simulates until 0.25 s are spent (at least
-one simulation). OpenSpiel's MCTS has no clock: with a time budget its simulations per move are set
-from the rate measured on its previous moves.
+runs 500 simulations per move, ``openspiel-ismcts:0.25s`` simulates until 0.25 s are spent. Every
+search runs at least two simulations (the first only expands the root, and OpenSpiel's searches fail
+with one). OpenSpiel's MCTS has no clock: with a time budget its simulations per move are set from
+the rate measured on its previous moves.
 
 A bot sees what every Spieltafel bot sees: its seat's view and samples from its information set
 (``Observation.sample``). It plays on the OpenSpiel game in its turn-based form (OpenSpiel's
@@ -38,8 +39,8 @@ from .games import SpieltafelGame, load, wrap
 KINDS = ("openspiel-ismcts", "openspiel-mcts", "openspiel-random")
 DEFAULT_SECONDS = 1.0
 UCT_C = 2.0
-MCTS_MIN_SIMULATIONS = 2
-"""OpenSpiel's MCTS needs two simulations to have a child at the root to choose."""
+MIN_SIMULATIONS = 2
+"""OpenSpiel's searches need two simulations per move: the first only expands the root."""
 
 
 class TimedISMCTSBot(ismcts.ISMCTSBot):  # type: ignore[misc]
@@ -63,7 +64,7 @@ class TimedISMCTSBot(ismcts.ISMCTSBot):  # type: ignore[misc]
         self._root_node = self.create_new_node(state)
         root_key = self.get_state_key(state)
         self.last_simulations = 0
-        while self.last_simulations == 0 or time.perf_counter() < deadline:
+        while self.last_simulations < MIN_SIMULATIONS or time.perf_counter() < deadline:
             sampled = self.sample_root_state(state)
             assert root_key == self.get_state_key(sampled)
             self.run_simulation(sampled)
@@ -132,13 +133,13 @@ class OpenSpielBot:
                 game,
                 evaluator,
                 UCT_C,
-                max_simulations=self.simulations or 1,
+                max_simulations=max(MIN_SIMULATIONS, self.simulations or 1),
                 random_state=self.random_state,
                 seconds=self.seconds,
             )
             bot.set_resampler(self._resample)
             return bot
-        simulations = max(MCTS_MIN_SIMULATIONS, self.simulations or 1)
+        simulations = max(MIN_SIMULATIONS, self.simulations or 1)
         return mcts.MCTSBot(game, UCT_C, simulations, evaluator, solve=False, random_state=self.random_state)
 
     def _resample(self, state: Any, player: int) -> Any:
@@ -150,7 +151,7 @@ class OpenSpielBot:
         """MCTS for about ``seconds``: simulations from the rate measured so far (10 at first)."""
         assert self.seconds is not None
         rate = self._rate
-        bot.max_simulations = 10 if rate is None else max(MCTS_MIN_SIMULATIONS, int(rate * self.seconds))
+        bot.max_simulations = 10 if rate is None else max(MIN_SIMULATIONS, int(rate * self.seconds))
         start = time.perf_counter()
         action = bot.step(state)
         spent = time.perf_counter() - start

@@ -17,7 +17,15 @@ pytest.importorskip("pyspiel")
 
 @pytest.mark.parametrize(
     "name",
-    ["openspiel-ismcts:4", "openspiel-ismcts:0.02s", "openspiel-mcts:4", "openspiel-mcts:0.02s", "openspiel-random"],
+    [
+        "openspiel-ismcts:1",
+        "openspiel-ismcts:1e-4s",
+        "openspiel-ismcts:4",
+        "openspiel-ismcts:0.02s",
+        "openspiel-mcts:4",
+        "openspiel-mcts:0.02s",
+        "openspiel-random",
+    ],
 )
 def test_openspiel_bots_play_legal_actions_in_every_game(name: str) -> None:
     for game in (get_game("iquazu"), get_game("haleakala")):
