@@ -11,24 +11,29 @@ Importing this package registers each game of :func:`spieltafel.core.all_games` 
 
 The adapter knows no game by name: everything comes from the engine contract (``Game`` and
 ``State``) and the RL encoding (``spieltafel.rl.encoding``), so a game registered from outside the
-project becomes an OpenSpiel game the same way.
+project becomes an OpenSpiel game the same way (``register_all()`` again registers games added later;
+``load`` calls it).
 
 **Parameters** (OpenSpiel's ``GameParameter``): ``players`` (default: the game's smallest count),
 one per game option under its name with ``-`` written ``_`` (``second_canoe=launch-only``; an
-option whose every value is a number is an int parameter: ``round_limit=100``), ``seed`` (the deal:
-``-1``, the default, gives every ``new_initial_state`` a new deal from a fixed sequence; ``0`` or more
-gives every initial state that deal), and for games with simultaneous choices ``turn_based``
-(see below).
+option whose every value is a number is an int parameter: ``round_limit=100``), and for games with
+simultaneous choices ``turn_based`` (see below).
 
 **Game type, declared honestly.**
 
 - *Information*: ``IMPERFECT_INFORMATION`` (hidden cards, deck order, secret choices).
-- *Chance*: ``SAMPLED_STOCHASTIC``. The engines draw their chance inside ``apply`` from the
-  state's own seeded generator (deals at set-up, draws and refills during play), so chance is part
-  of the state, not a separate actor: there are no chance nodes with outcome lists, and exposing them
-  would need every engine to stop at every draw. Two equal states give equal futures (the
-  generator is in the state and in its serialisation); ``resample_from_infostate`` draws a new
-  generator along with the hidden cards, so a search never learns the real future draws.
+- *Chance*: ``EXPLICIT_STOCHASTIC``, with one chance node: the root, whose outcome is the engine's
+  seed, uniform over ``range(65536)`` (``DEALS``; ``deal N`` as a string). The seed sets up the game
+  (shuffles, face-down pieces) and seeds the state's own generator, from which the engine draws
+  every later chance event inside ``apply`` (draws, refills). So after the root a state and an action
+  determine the next state: the future draws are *hidden information* (the generator is in the full
+  state, in no view), not chance nodes. Chance nodes for every draw would need every engine to stop
+  at each one. ``SAMPLED_STOCHASTIC`` was the other honest choice, and the one the engines suggest;
+  we did not take it because OpenSpiel cannot serialise a sampled-stochastic *Python* game
+  (``serialize_game_and_state`` asks the game for an RNG state that Python games cannot provide),
+  so ``random_sim_test`` with serialisation could not run. ``resample_from_infostate`` draws the
+  hidden cards and a new generator from the engine's ``determinise`` (any 64-bit generator state,
+  not only the 65,536 of the root), so a search never learns the real future draws.
 - *Dynamics*: ``SEQUENTIAL``, or ``SIMULTANEOUS`` for games whose ``Game.simultaneous`` is true
   (Niagara's secret paddle cards). At a node where several seats must choose,
   ``current_player()`` is ``PlayerId.SIMULTANEOUS`` and ``apply_actions`` takes one action per
