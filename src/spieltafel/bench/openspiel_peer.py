@@ -38,7 +38,7 @@ def run_backgammon_playouts(
     "actions_per_second"}``, where ``seconds`` is the measured time on ``clock`` (this process's CPU
     time by default, as for Spieltafel's own playouts).
     """
-    import pyspiel  # type: ignore[import-not-found]
+    import pyspiel
 
     rng = random.Random(seed)
     game = pyspiel.load_game("backgammon")

@@ -91,12 +91,52 @@ iterations; hard = ISMCTS, 1000 iterations; expert = ISMCTS for 1 s. Every ISMCT
 per move at the latest; iteration budgets are reproducible as long as that cap is not reached."""
 
 
+OPENSPIEL_PREFIX = "openspiel-"
+"""Bots from OpenSpiel (``openspiel-ismcts``, ``openspiel-mcts``, ``openspiel-random``, with an optional
+budget ``:500`` or ``:0.25s``): :mod:`spieltafel.openspiel.bots`, with the ``openspiel`` extra."""
+
+
 def make_bot(name: str, seed: int = 0) -> Bot:
-    """The bot called ``name``, with its own random generator seeded from ``seed``."""
-    factory = BOTS.get(name.strip().lower())
+    """The bot called ``name``, with its own random generator seeded from ``seed``.
+
+    Besides the names of :data:`BOTS`: ``ismcts:500`` (our ISMCTS with 500 iterations per move, no
+    time cap) and ``ismcts:0.25s`` (0.25 s per move, no iteration cap: ``expert``'s search at another
+    time), and OpenSpiel's bots (:data:`OPENSPIEL_PREFIX`)."""
+    key = name.strip().lower()
+    if key.startswith(OPENSPIEL_PREFIX):
+        return _openspiel_bot(key, seed)
+    if key.startswith("ismcts:"):
+        iterations, seconds = parse_budget(key, key.partition(":")[2])
+        return _ismcts(iterations, seconds, key)(seed)
+    factory = BOTS.get(key)
     if factory is None:
-        raise SpieltafelError(f"unknown bot {quote(name)}; bots: {', '.join(BOTS)}")
+        raise SpieltafelError(
+            f"unknown bot {quote(name)}; bots: {', '.join(BOTS)}, ismcts:N, ismcts:Ts, "
+            "openspiel-ismcts, openspiel-mcts, openspiel-random"
+        )
     return factory(seed)
+
+
+def parse_budget(name: str, text: str) -> tuple[int | None, float | None]:
+    """A search budget: ``"500"`` → 500 iterations; ``"0.25s"`` → 0.25 seconds per move."""
+    try:
+        if text.endswith("s") and float(text[:-1]) > 0:
+            return None, float(text[:-1])
+        if not text.endswith("s") and int(text) > 0:
+            return int(text), None
+    except ValueError:
+        pass
+    raise SpieltafelError(f"bad budget in {quote(name)}: give iterations (':500') or seconds per move (':0.25s')")
+
+
+def _openspiel_bot(name: str, seed: int) -> Bot:
+    try:
+        from spieltafel.openspiel.bots import make_openspiel_bot
+    except ImportError as error:
+        raise SpieltafelError(
+            f"{name} needs OpenSpiel ({error.name} is missing): pip install 'spieltafel[openspiel]'"
+        ) from error
+    return make_openspiel_bot(name, seed)
 
 
 def bot_names() -> list[str]:

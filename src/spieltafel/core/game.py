@@ -72,6 +72,12 @@ class Game(ABC):
     def _state_from_json(self, data: Mapping[str, JSON]) -> State:
         """Rebuild a state from :meth:`State.to_json` output (already checked to be this game's)."""
 
+    def max_game_length(self, players: int, options: Mapping[str, str]) -> int | None:
+        """An upper bound on the number of actions (of all seats together) in one game with ``players``
+        seats and the resolved ``options``, or None when the game gives none (OpenSpiel's
+        ``max_game_length``; see :mod:`spieltafel.openspiel`). A bound may be generous, never too small."""
+        return None
+
     def new_state(self, players: int, seed: int = 0, options: Mapping[str, str] | None = None) -> State:
         """A new game for ``players`` seats, set up from ``seed`` with ``options`` (validated)."""
         self.check_players(players)

@@ -44,6 +44,10 @@ class Iquazu(Game):
     def action_space_size(self, players: int) -> int:
         return ACTION_SPACE
 
+    def max_game_length(self, players: int, options: Mapping[str, str]) -> int | None:
+        """Generous: random games took at most 109, 119 and 131 actions (2, 3, 4 players; 300 seeds each)."""
+        return 250 * players
+
     def _new_state(self, players: int, seed: int, options: dict[str, str]) -> State:
         return IquazuState.new(players, seed, options)
 

@@ -72,6 +72,11 @@ class Niagara(Game):
     def action_space_size(self, players: int) -> int:
         return ACTION_SPACE
 
+    def max_game_length(self, players: int, options: Mapping[str, str]) -> int | None:
+        """The game ends after round ``round-limit``; a seat takes at most a dozen actions in a round in
+        random games (a paddle card, canoe steps, loading, directions), 40 are allowed."""
+        return int(options.get("round-limit", "200")) * players * 40
+
     def _new_state(self, players: int, seed: int, options: dict[str, str]) -> State:
         return NiagaraState.new(players, seed, options)
 

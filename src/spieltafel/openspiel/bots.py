@@ -1,0 +1,174 @@
+"""OpenSpiel's bots as Spieltafel bots, for the arena and wherever a bot is named.
+
+- ``openspiel-ismcts``: OpenSpiel's information-set MCTS (``open_spiel.python.algorithms.ismcts``,
+  Cowling et al.), as OpenSpiel ships it: UCT with ``uct_c=2``, one random rollout to the end of the
+  game per simulation (``RandomRolloutEvaluator``), the most visited action, a new world per
+  simulation from ``resample_from_infostate`` (our ``determinise``).
+- ``openspiel-mcts``: OpenSpiel's MCTS (``open_spiel.python.algorithms.mcts.MCTSBot``, same evaluator),
+  which is for perfect information: it searches one world drawn from the bot's information set per
+  move (determinised MCTS).
+- ``openspiel-random``: OpenSpiel's uniform random bot (``pyspiel.make_uniform_random_bot``).
+
+Budgets: ``openspiel-ismcts`` searches 1 s per move (as ``expert``); ``openspiel-ismcts:500``
+runs 500 simulations per move, ``openspiel-ismcts:0.25s`` simulates until 0.25 s are spent. Every
+search runs at least two simulations (the first only expands the root, and OpenSpiel's searches fail
+with one). OpenSpiel's MCTS has no clock: with a time budget its simulations per move are set from
+the rate measured on its previous moves.
+
+A bot sees what every Spieltafel bot sees: its seat's view and samples from its information set
+(``Observation.sample``). It plays on the OpenSpiel game in its turn-based form (OpenSpiel's
+searches are for sequential games): a sample where earlier seats of a simultaneous choice have not
+chosen yet gets random choices for them, which the seat cannot see anyway.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import numpy as np
+import pyspiel
+from open_spiel.python.algorithms import ismcts, mcts
+
+from spieltafel.bots import Observation, parse_budget
+from spieltafel.core import Rng, SpieltafelError, State
+from spieltafel.core.errors import quote
+
+from .games import SpieltafelGame, load, wrap
+
+KINDS = ("openspiel-ismcts", "openspiel-mcts", "openspiel-random")
+DEFAULT_SECONDS = 1.0
+UCT_C = 2.0
+MIN_SIMULATIONS = 2
+"""OpenSpiel's searches need two simulations per move: the first only expands the root."""
+
+
+class TimedISMCTSBot(ismcts.ISMCTSBot):  # type: ignore[misc]
+    """OpenSpiel's ISMCTS with a time budget: its search loop, run until ``seconds`` are spent."""
+
+    def __init__(self, *args: Any, seconds: float | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.seconds = seconds
+        self.last_simulations = 0
+
+    def run_search(self, state: Any) -> Any:
+        """``ISMCTSBot.run_search`` with a deadline instead of a number of simulations."""
+        if self.seconds is None:
+            self.last_simulations = self._max_simulations
+            return super().run_search(state)
+        deadline = time.perf_counter() + self.seconds
+        self.reset()
+        legal_actions = state.legal_actions()
+        if len(legal_actions) == 1:
+            return [(legal_actions[0], 1.0)]
+        self._root_node = self.create_new_node(state)
+        root_key = self.get_state_key(state)
+        self.last_simulations = 0
+        while self.last_simulations < MIN_SIMULATIONS or time.perf_counter() < deadline:
+            sampled = self.sample_root_state(state)
+            assert root_key == self.get_state_key(sampled)
+            self.run_simulation(sampled)
+            self.last_simulations += 1
+        return self.get_final_policy(state, self._root_node)
+
+
+class OpenSpielBot:
+    """One of OpenSpiel's bots playing a Spieltafel seat (see the module docs)."""
+
+    def __init__(self, name: str, kind: str, simulations: int | None, seconds: float | None, seed: int) -> None:
+        self.name = name
+        self.kind = kind
+        self.simulations = simulations
+        self.seconds = seconds
+        self.rng = Rng(seed)
+        self.random_state = np.random.RandomState(seed & 0xFFFFFFFF)
+        self.seed = seed
+        self._games: dict[tuple[str, int, tuple[tuple[str, str], ...]], SpieltafelGame] = {}
+        self._bots: dict[tuple[int, int], Any] = {}
+        self._rate: float | None = None
+        """MCTS with a time budget: simulations per second measured so far."""
+
+    def choose(self, observation: Observation) -> int:
+        if len(observation.legal) == 1:
+            return observation.legal[0]
+        sample = self._sample(observation)
+        game = self._game(sample)
+        state = wrap(game, sample)
+        action = int(self._step(game, state, observation.seat))
+        if action not in observation.legal:
+            raise SpieltafelError(f"{self.name} chose {action}, not a legal action")
+        return action
+
+    def _sample(self, observation: Observation) -> State:
+        """A world from the seat's information set in which the seat is the first to choose."""
+        sample = observation.sample(self.rng)
+        while sample.seats_to_act()[0] != observation.seat:
+            other = sample.seats_to_act()[0]
+            sample.step(other, self.rng.choice(sample.legal_actions(other)))
+        return sample
+
+    def _game(self, sample: State) -> SpieltafelGame:
+        key = (sample.game.name, sample.players, tuple(sorted(sample.options.items())))
+        game = self._games.get(key)
+        if game is None:
+            extra: dict[str, object] = {"turn_based": True} if sample.game.simultaneous else {}
+            game = self._games[key] = load(sample.game, sample.players, **sample.options, **extra)
+        return game
+
+    def _step(self, game: SpieltafelGame, state: Any, seat: int) -> Any:
+        key = (id(game), seat if self.kind == "openspiel-random" else -1)
+        bot = self._bots.get(key)
+        if bot is None:
+            bot = self._bots[key] = self._make(game, seat)
+        if self.kind == "openspiel-mcts" and self.seconds is not None:
+            return self._timed_mcts_step(bot, state)
+        return bot.step(state)
+
+    def _make(self, game: SpieltafelGame, seat: int) -> Any:
+        if self.kind == "openspiel-random":
+            return pyspiel.make_uniform_random_bot(seat, self.seed & 0x7FFFFFFF)
+        evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=self.random_state)
+        if self.kind == "openspiel-ismcts":
+            bot = TimedISMCTSBot(
+                game,
+                evaluator,
+                UCT_C,
+                max_simulations=max(MIN_SIMULATIONS, self.simulations or 1),
+                random_state=self.random_state,
+                seconds=self.seconds,
+            )
+            bot.set_resampler(self._resample)
+            return bot
+        simulations = max(MIN_SIMULATIONS, self.simulations or 1)
+        return mcts.MCTSBot(game, UCT_C, simulations, evaluator, solve=False, random_state=self.random_state)
+
+    def _resample(self, state: Any, player: int) -> Any:
+        """``resample_from_infostate`` drawing from the bot's own generator (OpenSpiel's default
+        sampler is not seeded): iteration budgets are then reproducible from the bot's seed."""
+        return state.resample_from_infostate(player, self.random_state.uniform)
+
+    def _timed_mcts_step(self, bot: Any, state: Any) -> Any:
+        """MCTS for about ``seconds``: simulations from the rate measured so far (10 at first)."""
+        assert self.seconds is not None
+        rate = self._rate
+        bot.max_simulations = 10 if rate is None else max(MIN_SIMULATIONS, int(rate * self.seconds))
+        start = time.perf_counter()
+        action = bot.step(state)
+        spent = time.perf_counter() - start
+        rate = bot.max_simulations / max(spent, 1e-6)
+        self._rate = rate if self._rate is None else 0.5 * self._rate + 0.5 * rate
+        return action
+
+
+def make_openspiel_bot(name: str, seed: int = 0) -> OpenSpielBot:
+    """The OpenSpiel bot called ``name``: ``openspiel-ismcts``, ``openspiel-mcts`` or
+    ``openspiel-random``, the search bots with an optional budget (``:500``, ``:0.25s``)."""
+    kind, _, budget = name.partition(":")
+    if kind not in KINDS:
+        raise SpieltafelError(f"unknown OpenSpiel bot {quote(name)}; OpenSpiel bots: {', '.join(KINDS)}")
+    if kind == "openspiel-random":
+        if budget:
+            raise SpieltafelError(f"{kind} takes no budget, not {quote(budget)}")
+        return OpenSpielBot(name, kind, None, None, seed)
+    simulations, seconds = parse_budget(name, budget) if budget else (None, DEFAULT_SECONDS)
+    return OpenSpielBot(name, kind, simulations, seconds, seed)

@@ -1,0 +1,89 @@
+"""OpenSpiel's bots seated beside ours: named like every bot, honest (only the seat's view and
+samples), legal, and with a clear error without OpenSpiel."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+from spieltafel.arena.tournament import check_tournament, run_tournament
+from spieltafel.bots import make_bot
+from spieltafel.core import Rng, SpieltafelError, get_game
+from spieltafel.match import choose
+
+pytest.importorskip("pyspiel")
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "openspiel-ismcts:1",
+        "openspiel-ismcts:1e-4s",
+        "openspiel-ismcts:4",
+        "openspiel-ismcts:0.02s",
+        "openspiel-mcts:4",
+        "openspiel-mcts:0.02s",
+        "openspiel-random",
+    ],
+)
+def test_openspiel_bots_play_legal_actions_in_every_game(name: str) -> None:
+    for game in (get_game("iquazu"), get_game("haleakala")):
+        bot = make_bot(name, seed=3)
+        state = game.new_state(game.min_players, seed=5)
+        rng = Rng(1)
+        for _ in range(6):
+            seat = state.seats_to_act()[0]
+            action = choose(bot, state, seat)
+            assert action in state.legal_actions(seat)
+            state.apply(seat, action)
+            seat = state.seats_to_act()[0]
+            state.apply(seat, rng.choice(state.legal_actions(seat)))
+
+
+def test_a_seat_of_a_simultaneous_choice_may_choose_before_the_others() -> None:
+    """Niagara's paddle cards: the last seat asked first; the earlier seats' secret choices are drawn
+    in the bot's sample, not taken from the real state."""
+    state = get_game("niagara").new_state(3, seed=2)
+    assert len(state.seats_to_act()) == 3
+    for name in ("openspiel-ismcts:3", "openspiel-mcts:3"):
+        action = choose(make_bot(name, seed=1), state, 2)
+        assert action in state.legal_actions(2)
+
+
+def test_iteration_budgets_are_reproducible() -> None:
+    state = get_game("iquazu").new_state(2, seed=9)
+    seat = state.seats_to_act()[0]
+    first = [choose(make_bot("openspiel-ismcts:8", seed=4), state, seat) for _ in range(2)]
+    assert first[0] == first[1]
+
+
+def test_a_tournament_seats_openspiel_bots_beside_ours() -> None:
+    assert check_tournament("iquazu", 2, ["openspiel-ismcts:3", "greedy"], 2, 1, True) == [
+        "openspiel-ismcts:3",
+        "greedy",
+    ]
+    result = run_tournament("iquazu", 2, ["openspiel-random", "ismcts:5"], games=2)
+    assert len(result.outcomes) == 2
+
+
+@pytest.mark.parametrize(
+    "name", ["openspiel-foo", "openspiel-ismcts:abc", "openspiel-ismcts:0s", "openspiel-random:5", "ismcts:-3"]
+)
+def test_bad_names_are_refused_in_one_line(name: str) -> None:
+    with pytest.raises(SpieltafelError) as error:
+        make_bot(name)
+    assert "\n" not in str(error.value)
+
+
+def test_without_openspiel_the_error_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "spieltafel.openspiel.bots", None)
+    with pytest.raises(SpieltafelError, match=r"pip install 'spieltafel\[openspiel\]'"):
+        make_bot("openspiel-ismcts")
+
+
+def test_our_ismcts_takes_a_budget() -> None:
+    bot = make_bot("ismcts:0.05s")
+    assert (bot.iterations, bot.seconds) == (None, 0.05)
+    bot = make_bot("ismcts:40")
+    assert (bot.iterations, bot.seconds) == (40, None)
