@@ -14,7 +14,8 @@ The adapter knows no game by name: everything comes from the engine contract (``
 project becomes an OpenSpiel game the same way (``register_all()`` again registers games added later;
 ``load`` calls it).
 
-**Parameters** (OpenSpiel's ``GameParameter``): ``players`` (default: the game's smallest count),
+**Parameters** (OpenSpiel's ``GameParameter``): ``players`` (default: the game's smallest count; at
+least 2, since the returns are zero-sum),
 one per game option under its name with ``-`` written ``_`` (``second_canoe=launch-only``; an
 option whose every value is a number is an int parameter: ``round_limit=100``), and for games with
 simultaneous choices ``turn_based`` (see below).

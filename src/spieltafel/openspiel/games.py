@@ -45,7 +45,7 @@ def _numeric(option: OptionSpec) -> bool:
 
 def parameter_specification(game: Game) -> dict[str, object]:
     """The OpenSpiel parameters of ``game`` with their defaults (their types follow the defaults)."""
-    spec: dict[str, object] = {"players": game.min_players}
+    spec: dict[str, object] = {"players": max(2, game.min_players)}
     for option in game.options:
         spec[parameter_name(option)] = int(option.default) if _numeric(option) else option.default
     if game.simultaneous:
@@ -73,7 +73,7 @@ def game_type(game: Game, *, sequential: bool = False) -> Any:
         utility=pyspiel.GameType.Utility.ZERO_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=game.max_players,
-        min_num_players=game.min_players,
+        min_num_players=max(2, game.min_players),
         provides_information_state_string=True,
         provides_information_state_tensor=tensors,
         provides_observation_string=True,
@@ -97,8 +97,10 @@ class SpieltafelGame(pyspiel.Game):  # type: ignore[misc]
 
     def __init__(self, spec: Game, params: Params) -> None:
         self.spec = spec
-        self.players = int(params.get("players", spec.min_players))
+        self.players = int(params.get("players", max(2, spec.min_players)))
         spec.check_players(self.players)
+        if self.players < 2:
+            raise SpieltafelError("the OpenSpiel games are zero-sum between at least 2 players")
         self.options = spec.resolve_options(
             {o.name: str(params.get(parameter_name(o), o.default)) for o in spec.options}
         )
