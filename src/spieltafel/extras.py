@@ -12,7 +12,8 @@ EXTRAS: dict[str, str] = {
     "client": "spieltafel connect: a bot or a program plays a seat of a table on a server (httpx, websockets)",
     "rl": "spieltafel.rl: PettingZoo and Gymnasium environments (numpy)",
     "arena": "spieltafel arena: tournaments with ratings, plots and Ray (openskill, matplotlib, ray)",
-    "openspiel": "spieltafel bench --compare-openspiel (OpenSpiel)",
+    "openspiel": "spieltafel.openspiel: our games as OpenSpiel games, OpenSpiel's bots in the arena, "
+                 "bench --compare-openspiel (OpenSpiel)",
 }
 """Each extra and what it adds."""
 
@@ -21,6 +22,7 @@ EXTRA_MODULES: dict[str, tuple[str, ...]] = {
     "client": ("spieltafel.connect",),
     "rl": ("spieltafel.rl", "spieltafel.games.*.encoding"),
     "arena": ("spieltafel.arena.stats", "spieltafel.arena.report"),
+    "openspiel": ("spieltafel.openspiel",),
 }
 """The modules (``fnmatch`` patterns; a package with everything under it) that import an extra's packages
 when imported; every other module of the package is the base install's and imports with the base
