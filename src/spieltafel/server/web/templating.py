@@ -65,9 +65,16 @@ def environment(lang: str) -> Environment:
             env.install_gettext_translations(i18n.translations(lang), newstyle=True)  # type: ignore[attr-defined]
             env.globals["lang"] = lang
             env.globals["kit_of"] = kit_of
-            env.globals["game_titles"] = ", ".join(game.title for game in all_games())
+            env.globals["game_titles"] = and_list([game.title for game in all_games()], i18n.gettext_for(lang))
             _environments[lang] = env
         return env
+
+
+def and_list(items: list[str], gettext: Callable[[str], str]) -> str:
+    """``a, b and c`` in the reader's language."""
+    if len(items) < 2:
+        return "".join(items)
+    return f"{', '.join(items[:-1])} {gettext('and')} {items[-1]}"
 
 
 def reset() -> None:
