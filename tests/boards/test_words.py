@@ -61,3 +61,14 @@ def test_every_visible_string_is_translatable(game: str, players: int, variant: 
             for element in root.iter():
                 for text in (element.text or "", element.attrib.get("aria-label", "")):
                     assert not bypasses(text), (element.tag, text)
+
+
+def test_one_river_disc_is_said_in_the_singular() -> None:
+    """Issue 26: "The river flows: 1 discs" (and Dutch "1 rivierschijven")."""
+    from spieltafel.server.web.i18n import gettext_for
+
+    event_text = kit_of(get_game("niagara")).words_module().event_text
+    assert event_text({"kind": "flow", "discs": 1}, gettext_for("en")) == "The river flows: 1 disc"
+    assert event_text({"kind": "flow", "discs": 3}, gettext_for("en")) == "The river flows: 3 discs"
+    assert event_text({"kind": "flow", "discs": 1}, gettext_for("nl")) == "De rivier stroomt: 1 rivierschijf"
+    assert event_text({"kind": "flow", "discs": 1}, gettext_for("de")) == "Der Fluss fließt: 1 Flussplättchen"

@@ -181,3 +181,12 @@ def test_timeline_matches_a_straight_replay() -> None:
     assert timeline.at(10_000).step == 300
 
 
+
+
+def test_the_replays_about_line_has_a_space_between_its_sentences(
+    client: TestClient, finished: tuple[int, list[Player], GameRecord]
+) -> None:
+    """Issue 26: "… a finished game.2 players" ran together on the replay page."""
+    table_id, _, record = finished
+    text = re.sub(r"<[^>]+>", "", page(client, f"/tables/{table_id}/replay").text.split('class="replay-about"')[1])
+    assert f"a finished game. {record.players} players:" in " ".join(text.split())

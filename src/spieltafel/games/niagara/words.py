@@ -149,7 +149,11 @@ _EVENTS: dict[str, Callable[[Mapping[str, Any], Gettext], str]] = {
         player=seat_name(e["seat"], _), round=e["round"]
     ),
     "cards-back": lambda e, _: _("{player} takes all seven paddle cards back").format(player=seat_name(e["seat"], _)),
-    "flow": lambda e, _: _("The river flows: {discs} discs").format(discs=e["discs"]),
+    "flow": lambda e, _: (
+        _("The river flows: 1 disc")
+        if e["discs"] == 1
+        else _("The river flows: {discs} discs").format(discs=e["discs"])
+    ),
     "push": lambda e, _: _("Disc {disc} enters at the rope; the {arm} arm moves on").format(
         disc=e["disc"], arm=_("left") if e["arm"] == "left" else _("right")
     ),
