@@ -190,6 +190,10 @@ def test_a_non_canonical_id_is_refused_with_what_is_allowed(site: Site) -> None:
     assert detail["code"] == "no-table" and "plain digits" in detail["message"]
     page = site.call("GET", "/tables/+1", "player")
     assert page.status_code == 404 and "text/html" in page.headers["content-type"]
+    site.client.cookies.clear()
+    german = site.client.get("/tables/abc", headers={"Accept-Language": "de"})  # issue 26: was English JSON
+    assert german.status_code == 404 and "text/html" in german.headers["content-type"]
+    assert "Tisch nicht gefunden" in german.text and '"detail"' not in german.text
 
 
 @pytest.mark.parametrize(("text", "number"), [
