@@ -17,7 +17,6 @@ from typing import Any
 
 import pytest
 from alembic import command
-from fastapi.routing import iter_route_contexts
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
@@ -30,6 +29,9 @@ from spieltafel.server.web.security import CSRF_COOKIE, csrf_token_for
 
 from .conftest import settings_for
 from .helpers import PASSWORD, unique_name
+from .test_authz_matrix import app_routes
+from .test_invitations import missing, private_table
+from .test_ws import token
 
 READERS = ("anonymous", "stranger", "guest", "player")
 SPELLINGS = (
@@ -120,12 +122,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
 
 def table_routes(client: TestClient) -> list[tuple[str, str]]:
     """(method, path) of every route whose path takes ``{table_id}`` (the socket as GET)."""
-    found = set()
-    for route in iter_route_contexts(client.app.routes):  # type: ignore[attr-defined]
-        path = route.path or ""
-        if "{table_id}" in path:
-            found |= {(method, path) for method in (route.methods or {"GET"}) if method != "HEAD"}
-    return sorted(found)
+    return sorted((method, path) for method, path in app_routes(client) if "{table_id}" in path)
 
 
 def refused_as_missing(site: Site, method: str, path: str, text: str, reader: str) -> bool:
@@ -214,60 +211,38 @@ def http(tmp_path: Path) -> Iterator[TestClient]:
         yield client
 
 
-def _person(http: TestClient) -> dict[str, str]:
-    name = unique_name()
-    assert http.post("/api/accounts", json={"name": name, "password": PASSWORD}).status_code == 201
-    http.post("/api/session", json={"name": name, "password": PASSWORD})
-    issued = http.post("/api/tokens").json()["token"]
-    http.cookies.clear()
-    return {"Authorization": f"Bearer {issued}"}
-
-
-def _private(http: TestClient, host: dict[str, str]) -> int:
-    body = {"game": "iquazu", "players": 2, "seats": [{"kind": "me"}, {"kind": "open"}], "private": True}
-    answer = http.post("/api/tables", json=body, headers=host)
-    assert answer.status_code == 201, answer.text
-    table_id: int = answer.json()["id"]
-    return table_id
-
-
-def _missing(answer: Any, table_id: int) -> bool:
-    return bool(answer.status_code == 404 and answer.json()["detail"] == {
-        "code": "no-table", "message": f"there is no table {table_id}"})
-
-
 def test_a_removed_tables_id_is_never_given_again(http: TestClient) -> None:
-    alice = _person(http)
-    first = _private(http, alice)
+    alice = token(http)
+    first = private_table(http, alice)
     assert http.post(f"/api/tables/{first}/leave", headers=alice).status_code == 204  # nobody left: removed
-    assert _missing(http.get(f"/api/tables/{first}", headers=alice), first)
-    second = _private(http, alice)
+    assert missing(http.get(f"/api/tables/{first}", headers=alice), first)
+    second = private_table(http, alice)
     assert second > first
 
 
 def test_an_old_invitation_does_not_open_a_new_private_table(http: TestClient) -> None:
-    alice, bob, guest = _person(http), _person(http), _person(http)
-    old = _private(http, alice)
+    alice, bob, guest = token(http), token(http), token(http)
+    old = private_table(http, alice)
     code = http.get(f"/api/tables/{old}/invitation", headers=alice).json()["code"]
     assert http.post(f"/api/invitations/{code}", headers=guest).json() == {"id": old}
     assert http.post(f"/api/tables/{old}/leave", headers=alice).status_code == 204
-    new = _private(http, bob)
+    new = private_table(http, bob)
     assert new != old
     for table_id in (old, new):
-        assert _missing(http.get(f"/api/tables/{table_id}/state", headers=guest), table_id)
-        assert _missing(http.post(f"/api/tables/{table_id}/join", headers=guest), table_id)
+        assert missing(http.get(f"/api/tables/{table_id}/state", headers=guest), table_id)
+        assert missing(http.post(f"/api/tables/{table_id}/join", headers=guest), table_id)
     assert http.post(f"/api/invitations/{code}", headers=guest).json()["detail"]["code"] == "no-invitation"
 
 
 def test_a_removed_private_table_is_missing_alike_for_everyone(http: TestClient) -> None:
-    alice, guest, stranger = _person(http), _person(http), _person(http)
-    table_id = _private(http, alice)
+    alice, guest, stranger = token(http), token(http), token(http)
+    table_id = private_table(http, alice)
     code = http.get(f"/api/tables/{table_id}/invitation", headers=alice).json()["code"]
     http.post(f"/api/invitations/{code}", headers=guest)
     assert http.post(f"/api/tables/{table_id}/leave", headers=alice).status_code == 204
     for who in ({}, alice, guest, stranger):
         for path in ("", "/state", "/chat", "/invitation"):
-            assert _missing(http.get(f"/api/tables/{table_id}{path}", headers=who), table_id), (who, path)
+            assert missing(http.get(f"/api/tables/{table_id}{path}", headers=who), table_id), (who, path)
         assert http.get(f"/tables/{table_id}", headers=who).status_code == 404
         with http.websocket_connect(f"/ws/tables/{table_id}", headers=who) as socket:
             assert socket.receive_json() == {
