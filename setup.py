@@ -71,7 +71,11 @@ def _extensions() -> list[object]:
     with tempfile.TemporaryDirectory() as folder:  # mypycify writes the C sources before it returns
         config = Path(folder) / "mypyc.ini"
         config.write_text("[mypy]\nignore_missing_imports = True\n")
-        return list(mypycify(["--config-file", str(config), *COMPILED], opt_level="3"))
+        try:
+            return list(mypycify(["--config-file", str(config), *COMPILED], opt_level="3"))
+        except (Exception, SystemExit) as error:  # mypy's errors end in SystemExit: pure Python still works
+            _warn(f"mypyc could not compile the engines ({error!r}); installing pure Python")
+            return []
 
 
 setup(ext_modules=_extensions(), cmdclass={"build_ext": OptionalBuildExt})

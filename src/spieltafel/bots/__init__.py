@@ -6,6 +6,7 @@ returns one of the legal actions. Later bots (greedy, ISMCTS) join through :func
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -130,13 +131,16 @@ def parse_budget(name: str, text: str) -> tuple[int | None, float | None]:
 
 
 def _openspiel_bot(name: str, seed: int) -> Bot:
+    # Imported by name: the bots are compiled with mypyc, and a static import would make the build follow
+    # spieltafel.openspiel into numpy and OpenSpiel, which pip's isolated build environment does not have.
     try:
-        from spieltafel.openspiel.bots import make_openspiel_bot
+        module = importlib.import_module("spieltafel.openspiel.bots")
     except ImportError as error:
         raise SpieltafelError(
             f"{name} needs OpenSpiel ({error.name} is missing): pip install 'spieltafel[openspiel]'"
         ) from error
-    return make_openspiel_bot(name, seed)
+    bot: Bot = module.make_openspiel_bot(name, seed)
+    return bot
 
 
 def bot_names() -> list[str]:
