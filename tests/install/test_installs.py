@@ -216,6 +216,19 @@ def test_the_server_extra_from_the_wheel_serves(dists: Dists, tmp_path: Path) ->
             server.kill()
 
 
+def test_the_source_builds_compiled_in_pips_own_isolation(dists: Dists, tmp_path: Path) -> None:
+    """The README's first command installs from source with pip's isolated build (its own setuptools and
+    mypy, none of the project's dependencies): mypyc must compile the engines there. It once followed the
+    bots' import of spieltafel.openspiel into numpy, failed, and the install stopped (the wheels above are
+    built without isolation, so they did not see it)."""
+    venv = Venv(tmp_path / "venv")
+    venv.pip("install", "-q", "--no-compile", "-r", str(ROOT / "requirements-server.lock"))
+    venv.pip("install", "-q", "--no-compile", f"{dists.sdist}[server]")
+    venv.check()
+    built = venv.run(venv.python, "-c", "from spieltafel.build import engine_build; print(engine_build())")
+    assert built.stdout.strip() == "compiled (mypyc)", built.stdout + built.stderr
+
+
 def _wait_for_url(server: subprocess.Popen[str], seconds: float = 120) -> str:
     """The address ``spieltafel serve`` prints once it accepts connections."""
     assert server.stdout is not None
