@@ -15,11 +15,11 @@ import typer
 from pydantic import ValidationError
 from uvicorn.supervisors.multiprocess import Multiprocess
 
-from .runners import Chore
-from .settings import MAX_MESSAGE_BYTES, Settings
+from spieltafel.server.bots.runners import Chore
+from spieltafel.server.settings import MAX_MESSAGE_BYTES, Settings
 
 if TYPE_CHECKING:
-    from .site import Site
+    from spieltafel.server.services import Site
 
 STARTUP_SECONDS = 60.0
 WS_DEFLATE = False
@@ -54,7 +54,7 @@ def serve(
         return
     import uvicorn
 
-    from .app import create_app
+    from spieltafel.server.app import create_app
 
     config = uvicorn.Config(
         create_app(settings), log_level=log_level, ws_max_size=4 * MAX_MESSAGE_BYTES,
@@ -82,7 +82,7 @@ def worker(
 
 
 async def _work(settings: Settings) -> None:
-    from .site import open_site
+    from spieltafel.server.services import open_site
 
     site = await open_site(settings)
     assert site.runner is not None  # a worker thinks (bot_workers >= 1)
@@ -104,7 +104,7 @@ def worker_chores(site: Site) -> list[Chore]:
     claim each deadline or e-mail with a compare-and-set in the database, so any number of workers and
     server processes may run them at once; a site whose server processes are down or restarting still
     handles its deadlines and e-mails."""
-    from .notify import Notifier
+    from spieltafel.server.social.notify import Notifier
 
     if not site.settings.sweep_seconds:
         return []
@@ -128,7 +128,7 @@ def _serve_processes(settings: Settings, listener: socket.socket, workers: int, 
     """``workers`` uvicorn processes sharing ``listener``; the settings reach them as environment."""
     import uvicorn
 
-    from .db import Database
+    from spieltafel.server.db import Database
 
     async def migrate() -> None:
         database = Database(settings.resolved_database_url())
