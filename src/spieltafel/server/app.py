@@ -26,6 +26,8 @@ from .notify import Notifier
 from .numbers import BadNumber, parse_int
 from .ratelimit import RateLimited, RateLimits
 from .ratings import RatingService
+from .recovery import Recovery
+from .recovery_api import router as recovery_router
 from .settings import MAX_MESSAGE_BYTES, MAX_PAGE_BODY_BYTES, Settings
 from .site import Site, open_site
 from .social_api import router as social_router
@@ -56,6 +58,8 @@ class Services:
     """The rate limits (``ratelimit``); replaced at start by the configured ones."""
     notifier: Notifier | None = None
     """Addresses and 'your turn' e-mails (``notify``)."""
+    recovery: Recovery | None = None
+    """Password reset and e-mail verification links (``recovery``)."""
 
 
 MAX_DECLARED_LENGTH: Final = 2**53
@@ -205,6 +209,7 @@ def create_app(settings: Settings | None = None, now_ms: Callable[[], int] | Non
         app.state.services = Services(settings, db, site.hub, accounts, tables, chat, site.ratings, site)
         notifier = app.state.services.notifier = Notifier(db, settings, tables.now_ms)
         app.state.services.rate = rate
+        recovery = app.state.services.recovery = Recovery(db, settings, accounts, notifier, tables.now_ms)
         if settings.tune_collector:
             tune_collector()
         sweeper = None
@@ -217,6 +222,7 @@ def create_app(settings: Settings | None = None, now_ms: Callable[[], int] | Non
                 sweeper.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await sweeper
+            await recovery.settle()
             await chat_hub.close()
             await sign_ins.close()
             await site.close()
@@ -231,6 +237,7 @@ def create_app(settings: Settings | None = None, now_ms: Callable[[], int] | Non
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.include_router(api_router)
     app.include_router(social_router)
+    app.include_router(recovery_router)
     app.include_router(ws_router)
     app.add_middleware(BodyLimit)
     _allow_origins(app, settings)

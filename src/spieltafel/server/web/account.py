@@ -30,7 +30,8 @@ async def _page(request: Request, status: int = 200, **context: Any) -> Response
     notifier = request.app.state.services.notifier
     values = {
         "tokens": tokens, "error": None, "done": None, "new_token": None,
-        "email": await notifier.email_of(me), "mail_enabled": notifier.enabled, **context,
+        "email": await notifier.email_of(me), "mail_enabled": notifier.enabled,
+        "verified": await notifier.verified(me), **context,
     }
     return render(request, "account.html", values, status=status)
 
@@ -69,7 +70,7 @@ async def set_email(request: Request) -> Response:
     if me is None:
         return await _page(request)
     try:
-        await request.app.state.services.notifier.set_email(me, form_of(request).get("email", ""))
+        await request.app.state.services.recovery.set_email(me, form_of(request).get("email", ""))
     except ServiceError:
         error = gettext_of(request)("That does not look like an e-mail address.")
         return await _page(request, 422, error=error)
