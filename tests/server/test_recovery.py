@@ -8,18 +8,22 @@ import asyncio
 import json
 import re
 import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from email.message import Message
 from pathlib import Path
 from urllib.parse import unquote
 
 import httpx
 import pytest
+from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from spieltafel.server.app import create_app
 from spieltafel.server.auth import SESSION_COOKIE
 from spieltafel.server.settings import Settings
 
+from .backing import fresh_database
 from .helpers import PASSWORD, Person, person
 from .test_clocks import FakeClock, new_table
 from .test_email import Sink, body_of, mailing_server, sink, smtp_settings  # noqa: F401  (sink: a fixture)
@@ -34,6 +38,15 @@ LINK = re.compile(r"[?&]link=(\S+)")
 def roomy(settings: Settings, per_address: str = "100/minute") -> Settings:
     settings.rate_limits = {"reset_address": per_address}
     return settings
+
+
+@asynccontextmanager
+async def server(settings: Settings, clock: FakeClock) -> AsyncIterator[tuple[FastAPI, httpx.AsyncClient]]:
+    """The app on SQLite, or on a fresh PostgreSQL database when the suite runs on PostgreSQL (backing.py)."""
+    async with fresh_database() as url:
+        settings.database_url = url
+        async with mailing_server(settings, clock) as (app, http):
+            yield app, http
 
 
 def link_in(mail: Message) -> str:
@@ -69,7 +82,7 @@ async def test_a_reset_link_goes_only_to_a_verified_address_and_the_answer_is_al
     tmp_path: Path, sink: tuple[Sink, int]  # noqa: F811
 ) -> None:
     handler, port = sink
-    async with mailing_server(roomy(smtp_settings(tmp_path, port)), FakeClock()) as (app, http):
+    async with server(roomy(smtp_settings(tmp_path, port)), FakeClock()) as (app, http):
         alice, bob = await person(http, "a"), await person(http, "b")
         await verified_address(app, http, handler, alice, "alice@example.org")
         answer = await http.put("/api/account/email", json={"email": "bob@example.org"}, headers=bob.headers)
@@ -96,7 +109,7 @@ async def test_a_reset_sets_the_password_once_and_ends_every_session_and_token(
 ) -> None:
     handler, port = sink
     clock = FakeClock()
-    async with mailing_server(smtp_settings(tmp_path, port), clock) as (app, http):
+    async with server(smtp_settings(tmp_path, port), clock) as (app, http):
         alice = await person(http, "a")
         await verified_address(app, http, handler, alice, "alice@example.org")
         signed_in = await http.post("/api/session", json={"name": alice.name, "password": PASSWORD})
@@ -135,7 +148,7 @@ async def test_reset_requests_are_rate_limited_alike_for_known_and_unknown_names
     tmp_path: Path, sink: tuple[Sink, int]  # noqa: F811
 ) -> None:
     handler, port = sink
-    async with mailing_server(roomy(smtp_settings(tmp_path, port), "10/minute"), FakeClock()) as (app, http):
+    async with server(roomy(smtp_settings(tmp_path, port), "10/minute"), FakeClock()) as (app, http):
         alice = await person(http, "a")
         await verified_address(app, http, handler, alice, "alice@example.org")
         for who in (alice.name, "nobody-here"):
@@ -152,7 +165,7 @@ async def test_only_a_verified_address_gets_turn_mails_and_a_changed_address_nee
 ) -> None:
     handler, port = sink
     clock = FakeClock()
-    async with mailing_server(smtp_settings(tmp_path, port), clock) as (app, http):
+    async with server(smtp_settings(tmp_path, port), clock) as (app, http):
         notifier = app.state.services.notifier
         carla = await person(http, "c")
         await http.put("/api/account/email", json={"email": "carla@example.org"}, headers=carla.headers)
@@ -216,7 +229,7 @@ def test_a_reset_closes_the_accounts_sockets(tmp_path: Path, sink: tuple[Sink, i
 async def test_without_smtp_nothing_is_sent_and_the_answer_is_the_same(tmp_path: Path) -> None:
     from .conftest import settings_for
 
-    async with mailing_server(settings_for(tmp_path), FakeClock()) as (app, http):
+    async with server(settings_for(tmp_path), FakeClock()) as (app, http):
         alice = await person(http, "a")
         answer = await http.put("/api/account/email", json={"email": "alice@example.org"}, headers=alice.headers)
         assert answer.json() == {"email": "alice@example.org", "enabled": False, "verified": False}

@@ -1,9 +1,11 @@
 """The browser suite, account safety (issue 28): confirming an e-mail address from the mailed link, and a
 forgotten password reset from the sign-in page through the mailed link, against a real server whose mail
-goes to a local SMTP sink (aiosmtpd); the pages in German and Dutch."""
+goes to a local SMTP sink (aiosmtpd); downloading one's data and deleting one's account from the account
+page; the pages in German and Dutch."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import socket
@@ -11,6 +13,7 @@ import time
 from collections.abc import Iterator
 from email import message_from_bytes
 from email.message import Message
+from pathlib import Path
 from typing import Any
 from unittest import mock
 
@@ -136,4 +139,42 @@ def test_the_reset_pages_speak_german_and_dutch(
     page.goto(f"{site.url}/account/verify?link=x.y")
     page.click("form[action='/account/verify'] button[type=submit]")
     assert "This link does not work" not in page.locator("#form-error").inner_text()
+    page.context.close()
+
+
+def test_download_my_data_then_delete_my_account(server: Server, browser: Any) -> None:
+    vera = new_person(browser)
+    sign_up(vera, server.url, "vera")
+    vera.goto(f"{server.url}/account")
+    with vera.expect_download() as download:
+        vera.click("#export")
+    data = json.loads(Path(download.value.path()).read_text(encoding="utf-8"))
+    assert data["format"] == "spieltafel-account-export" and data["account"]["name"] == "vera"
+    assert download.value.suggested_filename == "spieltafel-vera.json"
+    vera.fill("#delete-password", "not the password")
+    vera.check("#delete-confirm")
+    vera.click("form[action='/account/delete'] button[type=submit]")
+    assert vera.locator("#delete-error").is_visible()  # nothing deleted
+    vera.fill("#delete-password", "correct-horse-7")
+    vera.check("#delete-confirm")
+    vera.click("form[action='/account/delete'] button[type=submit]")
+    assert vera.locator("h1").inner_text() == "Your account was deleted"
+    assert vera.locator(".account-name").count() == 0
+    vera.goto(f"{server.url}/signin")
+    vera.fill("#name", "vera")
+    vera.fill("#password", "correct-horse-7")
+    vera.click("form[action='/signin'] button[type=submit]")
+    assert vera.locator("#form-error").is_visible()
+    assert not vera.csp_errors, vera.csp_errors
+    vera.context.close()
+
+
+@pytest.mark.parametrize(("lang", "words"), [("de", ("Deine Daten", "Mein Konto löschen")),
+                                             ("nl", ("Je gegevens", "Mijn account verwijderen"))])
+def test_the_data_box_speaks_german_and_dutch(server: Server, browser: Any, lang: str, words: tuple[str, str]) -> None:
+    page = new_person(browser, lang)
+    sign_up(page, server.url, f"wim{lang}")
+    page.goto(f"{server.url}/account")
+    box = page.locator("#data-box").inner_text()
+    assert all(word in box for word in words), box
     page.context.close()

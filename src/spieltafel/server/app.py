@@ -22,6 +22,8 @@ from .chat import ChatService
 from .db import Database
 from .errors import ServiceError
 from .hub import Hub, RedisHub
+from .leaving import AccountData
+from .leaving_api import router as leaving_router
 from .notify import Notifier
 from .numbers import BadNumber, parse_int
 from .ratelimit import RateLimited, RateLimits
@@ -60,6 +62,8 @@ class Services:
     """Addresses and 'your turn' e-mails (``notify``)."""
     recovery: Recovery | None = None
     """Password reset and e-mail verification links (``recovery``)."""
+    account_data: AccountData | None = None
+    """Export my data, delete my account (``leaving``)."""
 
 
 MAX_DECLARED_LENGTH: Final = 2**53
@@ -210,6 +214,7 @@ def create_app(settings: Settings | None = None, now_ms: Callable[[], int] | Non
         notifier = app.state.services.notifier = Notifier(db, settings, tables.now_ms)
         app.state.services.rate = rate
         recovery = app.state.services.recovery = Recovery(db, settings, accounts, notifier, tables.now_ms)
+        app.state.services.account_data = AccountData(db, accounts, tables)
         if settings.tune_collector:
             tune_collector()
         sweeper = None
@@ -238,6 +243,7 @@ def create_app(settings: Settings | None = None, now_ms: Callable[[], int] | Non
     app.include_router(api_router)
     app.include_router(social_router)
     app.include_router(recovery_router)
+    app.include_router(leaving_router)
     app.include_router(ws_router)
     app.add_middleware(BodyLimit)
     _allow_origins(app, settings)

@@ -43,6 +43,7 @@ from .db.models import utcnow
 from .errors import Conflict, Forbidden, Invalid, NotFound, StaleSeq, Unauthenticated, no_table
 from .hub import Hub
 from .jobs import BotJob, JobQueue
+from .leaving import DELETED_NAME
 from .runners import BotPool
 
 log = logging.getLogger("spieltafel.server")
@@ -442,6 +443,12 @@ class TableService:
 
     async def get(self, table_id: int) -> dict[str, Any]:
         return (await self._read(table_id)).summary()
+
+    def forget(self, table_ids: set[int]) -> None:
+        """Drop these tables from this process's cache: their seats changed outside a move (a deleted
+        account, ``leaving``), and the next read loads them again."""
+        for table_id in table_ids:
+            self._live.pop(table_id, None)
 
     async def seat_of(self, table_id: int, account: Account | None) -> int | None:
         """``account``'s seat at the table, None for a spectator (NotFound for no table)."""
@@ -983,16 +990,16 @@ def _seat_rows(seats: list[Mapping[str, Any]], players: int, account: Account) -
 
 async def _seats(session: AsyncSession, table_id: int) -> list[Seat]:
     rows = await session.execute(
-        select(SeatRow, AccountRow.name, AccountRow.program)
+        select(SeatRow, AccountRow.name, AccountRow.program, AccountRow.deleted)
         .outerjoin(AccountRow, AccountRow.id == SeatRow.account_id)
         .where(SeatRow.table_id == table_id).order_by(SeatRow.seat)
     )
     return [
         Seat(
-            row.account_id, name, row.bot, bool(program), row.gone,
+            row.account_id, DELETED_NAME if deleted else name, row.bot, bool(program), row.gone,
             SeatClock(row.clock_ms, row.since_ms, row.deadline_ms),
         )
-        for row, name, program in rows.all()
+        for row, name, program, deleted in rows.all()
     ]
 
 

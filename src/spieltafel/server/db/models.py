@@ -56,6 +56,9 @@ class AccountRow(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     program: Mapped[bool] = mapped_column(Boolean, default=False)
     """A program (a bot or an agent) rather than a person: marked as such wherever it shows."""
+    deleted: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    """Deleted by its owner (``leaving``): the row stays for the seats of finished games, emptied (no name,
+    password, address or language); those seats show "deleted player"."""
 
 
 class SessionRow(Base):

@@ -24,7 +24,7 @@ def install(app: FastAPI) -> None:
 
     from spieltafel.server.errors import ServiceError
 
-    from . import account, board, i18n, pages, profiles, recovery_pages, replay, rules
+    from . import account, board, i18n, leaving_pages, pages, profiles, recovery_pages, replay, rules
     from .security import PageMiddleware, server_error
 
     i18n.load_all()
@@ -33,6 +33,7 @@ def install(app: FastAPI) -> None:
     app.include_router(profiles.router)
     app.include_router(account.router)
     app.include_router(recovery_pages.router)
+    app.include_router(leaving_pages.router)
     app.include_router(rules.router)
     app.include_router(replay.router)
     decorators = getattr(app.state, "state_decorators", None)

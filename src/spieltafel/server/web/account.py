@@ -29,7 +29,7 @@ async def _page(request: Request, status: int = 200, **context: Any) -> Response
     tokens = await _accounts(request).tokens(me)
     notifier = request.app.state.services.notifier
     values = {
-        "tokens": tokens, "error": None, "done": None, "new_token": None,
+        "tokens": tokens, "error": None, "done": None, "new_token": None, "delete_error": None,
         "email": await notifier.email_of(me), "mail_enabled": notifier.enabled,
         "verified": await notifier.verified(me), **context,
     }

@@ -1,5 +1,6 @@
-"""Account safety (issue 28): whether an account's e-mail address was verified, and the one-time links
-of password resets and address verifications (only the SHA-256 of each link's secret is stored).
+"""Account safety (issue 28): whether an account's e-mail address was verified, whether the account was
+deleted (its row stays, emptied, for the seats of finished games: they show "deleted player"), and the
+one-time links of password resets and address verifications (only the SHA-256 of each link's secret).
 
 Addresses stored before this migration count as unverified: they get no mail until their owner has
 clicked the verification link (docs/security.md).
@@ -21,6 +22,7 @@ depends_on = None
 
 def upgrade() -> None:
     op.add_column("accounts", sa.Column("email_verified", sa.Boolean, nullable=False, server_default=sa.false()))
+    op.add_column("accounts", sa.Column("deleted", sa.Boolean, nullable=False, server_default=sa.false()))
     op.create_table(
         "account_links",
         sa.Column("id_hash", sa.String(64), primary_key=True),
@@ -36,4 +38,5 @@ def downgrade() -> None:
     op.drop_index("ix_account_links_account_id", "account_links")
     op.drop_table("account_links")
     with op.batch_alter_table("accounts") as accounts:
+        accounts.drop_column("deleted")
         accounts.drop_column("email_verified")
