@@ -68,6 +68,10 @@ async def test_export_then_delete(tmp_path: Path) -> None:
         assert record["seats"] == [DELETED_NAME, bob.name]  # the finished game stays whole
         table = (await http.get(f"/api/tables/{over}")).json()
         assert table["seats"][0]["name"] == DELETED_NAME
+        for lang, words in (("en", "deleted player"), ("de", "gelöschter Spieler"), ("nl", "verwijderde speler")):
+            page = (await http.get(f"/tables/{over}", headers={"Accept-Language": lang})).text
+            assert words in page and "/players/deleted" not in page and "/players/~" not in page, lang
+            assert alice.name not in page
         board = (await http.get("/api/leaderboards/iquazu")).json()
         assert [e["name"] for e in board if e["kind"] != "bot"] == [bob.name]  # bob's rating stays
         assert (await http.get(f"/api/tables/{over}/chat")).json() == []

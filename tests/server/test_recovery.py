@@ -187,10 +187,15 @@ async def test_only_a_verified_address_gets_turn_mails_and_a_changed_address_nee
         await ask_reset(http, carla.name)
         await mails(app, handler, 3)  # the new address is unverified: no reset mail
         await http.put("/api/account/email", json={"email": "carla@example.com"}, headers=carla.headers)
-        await mails(app, handler, 4)
+        first = link_in((await mails(app, handler, 4))[-1])
         stale = await http.post("/api/account/email/verify", json={"link": new_link})  # sent to an address now gone
         assert stale.status_code == 422 and stale.json()["detail"]["code"] == "bad-link"
         assert (await http.get("/api/account/email", headers=carla.headers)).json()["verified"] is False
+        await http.put("/api/account/email", json={"email": "carla@example.com"}, headers=carla.headers)
+        again = link_in((await mails(app, handler, 5))[-1])  # saved again while unverified: a new link
+        assert (await http.post("/api/account/email/verify", json={"link": first})).status_code == 422  # replaced
+        assert (await http.post("/api/account/email/verify", json={"link": again})).status_code == 200
+        assert (await http.get("/api/account/email", headers=carla.headers)).json()["verified"] is True
 
 
 def test_a_reset_closes_the_accounts_sockets(tmp_path: Path, sink: tuple[Sink, int]) -> None:  # noqa: F811
