@@ -109,7 +109,13 @@ class Recovery:
     # mails, sent after the answer
 
     def _later(self, work: Coroutine[Any, Any, None]) -> None:
-        task = asyncio.create_task(work)
+        async def logged() -> None:
+            try:
+                await work
+            except Exception:  # nobody awaits the task: say what went wrong
+                log.exception("a reset or verification mail was not prepared")
+
+        task = asyncio.create_task(logged())
         self._mailing.add(task)
         task.add_done_callback(self._mailing.discard)
 
