@@ -6,6 +6,7 @@ from spieltafel.server.db.models import (
     Base,
     ChatRow,
     GuestRow,
+    LinkRow,
     MoveRow,
     MuteRow,
     RatingChangeRow,
@@ -17,6 +18,6 @@ from spieltafel.server.db.models import (
 )
 
 __all__ = [
-    "AccountRow", "Base", "ChatRow", "Database", "GuestRow", "MoveRow", "MuteRow", "RatingChangeRow", "RatingRow",
-    "SeatRow", "SessionRow", "TableRow", "TokenRow", "migrate",
+    "AccountRow", "Base", "ChatRow", "Database", "GuestRow", "LinkRow", "MoveRow", "MuteRow", "RatingChangeRow",
+    "RatingRow", "SeatRow", "SessionRow", "TableRow", "TokenRow", "migrate",
 ]
