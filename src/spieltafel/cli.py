@@ -511,6 +511,8 @@ app.command("arena")(arena_command)  # imports its extra's packages when it runs
 optional_command("serve", "spieltafel.server.command", "serve", "server")
 optional_command("connect", "spieltafel.connect", "connect_command", "client")
 optional_command("worker", "spieltafel.server.command", "worker", "server")
+optional_command("backup", "spieltafel.server.backup", "backup_command", "server")
+optional_command("restore", "spieltafel.server.backup", "restore_command", "server")
 
 
 def main() -> None:
