@@ -22,6 +22,7 @@ from .chat import ChatService
 from .db import Database
 from .errors import ServiceError
 from .hub import Hub, RedisHub
+from .logs import RequestLog
 from .notify import Notifier
 from .numbers import BadNumber, parse_int
 from .ratelimit import RateLimited, RateLimits
@@ -237,4 +238,5 @@ def create_app(settings: Settings | None = None, now_ms: Callable[[], int] | Non
     from spieltafel.server import web
 
     web.install(app)
+    app.add_middleware(RequestLog)  # outermost: every request's line, refusals of the inner layers included
     return app

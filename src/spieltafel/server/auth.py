@@ -14,6 +14,7 @@ from starlette.requests import HTTPConnection
 
 from .accounts import Account, Credential
 from .errors import Unauthenticated
+from .logs import note_account
 from .ratelimit import RateLimits
 
 SESSION_COOKIE = "spieltafel_session"
@@ -45,6 +46,7 @@ async def account_for(connection: HTTPConnection) -> Account | None:
     if credential is None:
         return None
     account: Account | None = await _services(connection).accounts.by_credential(credential)
+    note_account(account.id if account else None)
     return account
 
 

@@ -15,6 +15,7 @@ import typer
 from pydantic import ValidationError
 from uvicorn.supervisors.multiprocess import Multiprocess
 
+from .logs import configure, log_config
 from .runners import Chore
 from .settings import MAX_MESSAGE_BYTES, Settings
 
@@ -57,7 +58,8 @@ def serve(
     from .app import create_app
 
     config = uvicorn.Config(
-        create_app(settings), log_level=log_level, ws_max_size=4 * MAX_MESSAGE_BYTES,
+        create_app(settings), log_level=log_level, log_config=log_config(settings.log_format, log_level),
+        ws_max_size=4 * MAX_MESSAGE_BYTES,
         ws_per_message_deflate=WS_DEFLATE, lifespan="on",
         proxy_headers=True, forwarded_allow_ips=settings.forwarded_allow_ips,
     )
@@ -74,6 +76,7 @@ def worker(
     """Play the bots' turns from the site's Redis job queue, sweep missed deadlines and send due 'your turn'
     e-mails (docs/deploy.md)."""
     settings = _settings(data, database_url, redis_url, bot_workers)
+    configure(settings.log_format)
     if not settings.redis_url:
         raise typer.BadParameter("a worker takes its jobs from Redis: give --redis-url", param_hint="--redis-url")
     if not settings.bot_workers:
@@ -140,6 +143,7 @@ def _serve_processes(settings: Settings, listener: socket.socket, workers: int, 
         os.environ[f"SPIELTAFEL_{name.upper()}"] = json.dumps(value) if isinstance(value, dict | list) else str(value)
     config = uvicorn.Config(
         "spieltafel.server.app:create_app", factory=True, workers=workers, log_level=log_level,
+        log_config=log_config(settings.log_format, log_level),
         ws_max_size=4 * MAX_MESSAGE_BYTES, ws_per_message_deflate=WS_DEFLATE, lifespan="on",
     )
     _AnnouncingProcesses(config, [listener], url_line).run()

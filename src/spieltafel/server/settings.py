@@ -68,6 +68,9 @@ class Settings(BaseSettings):
         default=300, ge=0, le=86400, description="how long a turn-based game waits before the e-mail goes out"
     )
     public_url: str | None = Field(default=None, description="the server's address in e-mails' links")
+    log_format: Literal["text", "json"] = Field(
+        default="text", description="the logs: plain lines, or one JSON object per line (server.logs)"
+    )
 
     @model_validator(mode="after")
     def _bots_need_a_queue(self) -> Settings:
