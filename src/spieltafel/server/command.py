@@ -139,6 +139,8 @@ def _serve_processes(settings: Settings, listener: socket.socket, workers: int, 
         await database.close()
 
     asyncio.run(migrate())  # once, before the processes start
+    if settings.metrics:
+        shared_metrics_folder()
     for name, value in settings.model_dump(exclude_none=True).items():  # dicts and lists as JSON, as they are read
         os.environ[f"SPIELTAFEL_{name.upper()}"] = json.dumps(value) if isinstance(value, dict | list) else str(value)
     config = uvicorn.Config(
@@ -180,6 +182,19 @@ class _Announcing:
 
     def run(self, sockets: list[socket.socket]) -> None:
         self._server.run(sockets=sockets)
+
+
+def shared_metrics_folder() -> str:
+    """The folder where the processes of ``serve --workers N`` keep their metrics (prometheus-client's
+    multiprocess mode): ``PROMETHEUS_MULTIPROC_DIR`` when set (shared with the workers; empty it before the
+    site starts), else a new temporary one for these processes alone."""
+    import tempfile
+
+    from .metrics import MULTIPROCESS_DIR
+
+    folder = os.environ.get(MULTIPROCESS_DIR) or tempfile.mkdtemp(prefix="spieltafel-metrics-")
+    os.environ[MULTIPROCESS_DIR] = folder
+    return folder
 
 
 def _where(settings: Settings) -> str:

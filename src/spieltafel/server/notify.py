@@ -20,6 +20,7 @@ from email.message import EmailMessage
 
 from sqlalchemy import or_, select, update
 
+from . import metrics
 from .accounts import Account
 from .db import AccountRow, Database, SeatRow, TableRow
 from .errors import Invalid
@@ -129,7 +130,9 @@ class Notifier:
             await asyncio.to_thread(self._deliver, message)
         except (OSError, smtplib.SMTPException):
             log.exception("the 'your turn' e-mail for table %s seat %s was not sent", waiting.table_id, waiting.seat)
+            metrics.email(sent=False)
             return 0
+        metrics.email(sent=True)
         return 1
 
     def _deliver(self, message: EmailMessage) -> None:

@@ -28,6 +28,7 @@ from limits.aio.storage import MemoryStorage, RedisStorage, Storage
 from limits.aio.strategies import MovingWindowRateLimiter
 from redis.asyncio import BlockingConnectionPool
 
+from . import metrics
 from .errors import ServiceError
 
 DEFAULT_LIMITS: Final[Mapping[str, str]] = {
@@ -52,6 +53,7 @@ class RateLimited(ServiceError):
     def __init__(self, what: str, retry_after: int) -> None:
         super().__init__("rate-limited", f"too many {what}; try again in {retry_after} s")
         self.retry_after = retry_after
+        metrics.rate_limited(what)
 
 
 def limits_from(overrides: Mapping[str, str]) -> dict[str, list[RateLimitItem]]:

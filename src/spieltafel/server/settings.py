@@ -71,6 +71,10 @@ class Settings(BaseSettings):
     log_format: Literal["text", "json"] = Field(
         default="text", description="the logs: plain lines, or one JSON object per line (server.logs)"
     )
+    metrics: bool = Field(default=False, description="answer GET /metrics (Prometheus format; server.metrics)")
+    metrics_allow_ips: str = Field(
+        default="127.0.0.1,::1", description="addresses or networks that may read /metrics (comma-separated; '*' any)"
+    )
 
     @model_validator(mode="after")
     def _bots_need_a_queue(self) -> Settings:

@@ -13,6 +13,7 @@ import socket
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from . import metrics
 from .db import Database
 from .hub import Hub, RedisHub
 from .jobs import CLOSE_SECONDS, JobQueue, MemoryJobs, RedisJobs, stop
@@ -65,6 +66,7 @@ async def open_site(
     settings.prepare()
     db = Database(settings.resolved_database_url())
     await db.start()
+    metrics.watch_pool(db.engine)
     hub: Hub = Hub()
     jobs: JobQueue = MemoryJobs()
     if settings.redis_url:

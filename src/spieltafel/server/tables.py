@@ -34,7 +34,7 @@ from spieltafel.core import (
     kit_of,
 )
 
-from . import clocks
+from . import clocks, metrics
 from .accounts import Account
 from .clocks import Limits, SeatClock, Timing
 from .db import AccountRow, Database, GuestRow, MoveRow, SeatRow, TableRow
@@ -569,6 +569,7 @@ class TableService:
         if seat not in live.state.seats_to_act():
             acting = ", ".join(map(str, live.state.seats_to_act()))
             raise Forbidden("not-your-turn", f"it is not seat {seat}'s turn; seats to act: {acting}")
+        started = time.perf_counter()
         after = live.state.clone()
         try:
             events = after.apply(seat, action)
@@ -580,6 +581,7 @@ class TableService:
             set() if after.is_over else set(after.seats_to_act()), self.now_ms(),
         )
         await self._append(live, seat, index, live.state.action_text(seat, index), after, changes)
+        metrics.moved(live.game, live.seats[seat].bot is not None, time.perf_counter() - started)
         self._set_clocks(live, changes)
         live.state, live.seq = after, seq + 1
         live.status = "over" if after.is_over else "playing"
@@ -818,7 +820,8 @@ class TableService:
             return False
         level = live.seats[job.seat].bot or "random"
         seed = _bot_seed(live.seed, job.seq, job.seat)
-        action = await self.bots.choose(live.game, live.state.to_json(), job.seat, level, seed)
+        with metrics.bot_thinking(live.game):
+            action = await self.bots.choose(live.game, live.state.to_json(), job.seat, level, seed)
         async with self._lock(job.table_id):
             live = await self._current(job.table_id, job.seq)
             if not _waits_for(live, job):
