@@ -194,6 +194,7 @@ def probes(w: World) -> list[Probe]:
     return [
         Probe("GET", "/openapi.json", "/openapi.json", everyone(200)),
         Probe("GET", "/healthz", "/healthz", everyone(200)),
+        Probe("GET", "/metrics", "/metrics", everyone(404)),  # off unless SPIELTAFEL_METRICS (test_metrics)
         Probe("GET", "/static", "/static/site.css", everyone(200)),
         # accounts, sessions, tokens
         Probe("POST", "/api/accounts", "/api/accounts", everyone(201), body=lambda: _credentials(w.account_name())),
