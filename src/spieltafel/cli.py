@@ -513,6 +513,14 @@ optional_command("connect", "spieltafel.connect", "connect_command", "client")
 optional_command("worker", "spieltafel.server.command", "worker", "server")
 optional_command("backup", "spieltafel.server.backup", "backup_command", "server")
 optional_command("restore", "spieltafel.server.backup", "restore_command", "server")
+try:
+    from spieltafel.server.admin_command import admin_app
+
+    app.add_typer(admin_app, name="admin")
+except ModuleNotFoundError as error:
+    if not is_missing_dependency(error):
+        raise
+    optional_command("admin", "spieltafel.server.admin_command", "admin_app", "server")
 
 
 def main() -> None:

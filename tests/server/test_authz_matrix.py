@@ -228,6 +228,16 @@ def probes(w: World) -> list[Probe]:
         Probe("GET", "/api/mutes", "/api/mutes", signed_in(200)),
         Probe("PUT", "/api/mutes/{name}", f"/api/mutes/{w.names['other']}", signed_in(204, other_seat=422)),
         Probe("DELETE", "/api/mutes/{name}", f"/api/mutes/{w.names['other']}", signed_in(204, other_seat=422)),
+        # moderation (issue 30): none of these callers is a moderator or admin (test_moderation has them)
+        Probe("POST", "/api/reports", "/api/reports", signed_in(201, other_seat=422),
+              body={"name": w.names["other"], "reason": "spam"}),
+        Probe("GET", "/api/moderation/reports", "/api/moderation/reports", signed_in(403)),
+        Probe("POST", "/api/moderation/chat/{chat_id}/hide", "/api/moderation/chat/1/hide", signed_in(403)),
+        Probe("POST", "/api/moderation/accounts/{name}/mute", f"/api/moderation/accounts/{w.names['other']}/mute",
+              signed_in(403), body={"minutes": 5}),
+        Probe("POST", "/api/moderation/accounts/{name}/ban", f"/api/moderation/accounts/{w.names['other']}/ban",
+              signed_in(403), body={"reason": "spam"}),
+        Probe("GET", "/api/moderation/audit", "/api/moderation/audit", signed_in(403)),
         # pages
         Probe("GET", "/", "/", everyone(200)),
         Probe("GET", "/signup", "/signup", everyone(200)),

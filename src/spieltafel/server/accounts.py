@@ -190,6 +190,10 @@ class AccountService:
         ok = await asyncio.to_thread(_verify, stored, password)
         if row is None or not ok:
             raise Unauthenticated("wrong-credentials", _WRONG)
+        if row.banned:
+            from .moderation import banned_message
+
+            raise Forbidden("banned", banned_message(row.language))
         return _account(row)
 
     async def open_session(self, account: Account) -> str:
@@ -278,4 +282,4 @@ class AccountService:
     async def _one(self, query: object) -> Account | None:
         async with self.db.session() as session:
             row = (await session.execute(query)).scalar_one_or_none()  # type: ignore[call-overload]
-        return _account(row) if row is not None else None
+        return _account(row) if row is not None and not row.banned else None

@@ -16,7 +16,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import JSONResponse
 
-from . import metrics
+from . import metrics, moderation
 from .accounts import AccountService
 from .api import router as api_router
 from .chat import ChatService
@@ -240,6 +240,7 @@ def create_app(settings: Settings | None = None, now_ms: Callable[[], int] | Non
 
     web.install(app)
     app.include_router(metrics.router)
+    app.include_router(moderation.router)
     app.add_middleware(metrics.RequestMetrics)
     app.add_middleware(RequestLog)  # outermost: every request's line, refusals of the inner layers included
     return app

@@ -3,6 +3,7 @@
 from .engine import Database, migrate
 from .models import (
     AccountRow,
+    AuditRow,
     Base,
     ChatRow,
     GuestRow,
@@ -10,6 +11,7 @@ from .models import (
     MuteRow,
     RatingChangeRow,
     RatingRow,
+    ReportRow,
     SeatRow,
     SessionRow,
     TableRow,
@@ -17,6 +19,6 @@ from .models import (
 )
 
 __all__ = [
-    "AccountRow", "Base", "ChatRow", "Database", "GuestRow", "MoveRow", "MuteRow", "RatingChangeRow", "RatingRow",
-    "SeatRow", "SessionRow", "TableRow", "TokenRow", "migrate",
+    "AccountRow", "AuditRow", "Base", "ChatRow", "Database", "GuestRow", "MoveRow", "MuteRow", "RatingChangeRow",
+    "RatingRow", "ReportRow", "SeatRow", "SessionRow", "TableRow", "TokenRow", "migrate",
 ]
