@@ -262,6 +262,12 @@ def probes(w: World) -> list[Probe]:
         Probe("POST", "/mutes", "/mutes", signed_in(303, refused=SIGNIN, other_seat=422),
               form={"name": w.names["other"], "action": "mute"}),
         Probe("GET", "/account", "/account", signed_in(200, refused=SIGNIN)),
+        Probe("GET", "/moderation", "/moderation", signed_in(403, refused=SIGNIN)),  # moderators: test_moderation
+        Probe("POST", "/moderation/chat/{chat_id}/hide", "/moderation/chat/1/hide", signed_in(403, refused=SIGNIN)),
+        Probe("POST", "/moderation/accounts/{name}/mute", f"/moderation/accounts/{w.names['other']}/mute",
+              signed_in(403, refused=SIGNIN), form={"minutes": "10"}),
+        Probe("POST", "/moderation/accounts/{name}/ban", f"/moderation/accounts/{w.names['other']}/ban",
+              signed_in(403, refused=SIGNIN), form={"reason": "spam"}),
         Probe("POST", "/account/password", "/account/password", signed_in(403, refused=SIGNIN),
               form={"current": "not the password", "new": "a brand new secret 1", "new2": "a brand new secret 1"}),
         Probe("POST", "/account/tokens", "/account/tokens", signed_in(201, refused=SIGNIN)),

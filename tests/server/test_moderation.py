@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -161,3 +162,47 @@ def test_a_ban_closes_the_accounts_sockets_and_the_game_goes_on(tmp_path: Path) 
             assert state["type"] == "state"
         seats = http.get(f"/api/tables/{table_id}").json()["seats"]
         assert (seats[0]["kind"], seats[0]["gone"], seats[1]["name"]) == ("bot", "left", bob.name)
+
+
+def test_the_moderation_page(tmp_path: Path) -> None:
+    """A moderator's page lists the reports and acts on them (in German here); an admin's also shows the audit
+    log; a player is refused."""
+    from fastapi.testclient import TestClient
+
+    from spieltafel.server.app import create_app
+    from spieltafel.server.web.security import CSRF_COOKIE, csrf_token_for
+
+    from .conftest import settings_for
+    from .test_sockets_follow_accounts import Player, two_player_table
+
+    with TestClient(create_app(settings_for(tmp_path))) as http:
+        table_id, alice, bob = two_player_table(http)
+        moderator, admin = Player(http), Player(http)
+        services = http.app.state.services  # type: ignore[attr-defined]
+        moderation = ModerationService(services.db, services.accounts, services.tables)
+        http.portal.call(moderation.grant, moderator.name, "moderator")  # type: ignore[union-attr]
+        http.portal.call(moderation.grant, admin.name, "admin")  # type: ignore[union-attr]
+        line = http.post(f"/api/tables/{table_id}/chat", json={"text": "cheater!"}, headers=alice.bearer).json()["id"]
+        assert http.post("/api/reports", json={"name": alice.name, "chat_id": line, "reason": "rude"},
+                         headers=bob.bearer).status_code == 201
+
+        def page(who: Player, method: str = "GET", url: str = "/moderation", **form: str) -> Any:
+            http.cookies.clear()
+            headers = {"Cookie": f"{CSRF_COOKIE}={'c' * 43}; spieltafel_session={who.session}; spieltafel_lang=de"}
+            if method == "POST":
+                headers["X-CSRF-Token"] = csrf_token_for("test-secret", "c" * 43, who.session)
+            return http.request(method, url, headers=headers, data=form or None, follow_redirects=False)
+
+        refused = page(bob)
+        assert refused.status_code == 403 and "Nur Moderatoren und Admins dürfen diese Seite sehen." in refused.text
+        shown = page(moderator)
+        assert shown.status_code == 200 and "cheater!" in shown.text and "rude" in shown.text
+        assert "Zeile verbergen" in shown.text and "Protokoll" not in shown.text  # the audit log: admins only
+        assert page(moderator, "POST", f"/moderation/chat/{line}/hide").headers["location"] == "/moderation?done=1"
+        assert http.get(f"/api/tables/{table_id}/chat", headers=bob.bearer).json() == []
+        wrong = page(moderator, "POST", f"/moderation/accounts/{alice.name}/mute", minutes="forever")
+        assert wrong.status_code == 422 and "minutes" in wrong.text
+        assert page(moderator, "POST", f"/moderation/accounts/{alice.name}/mute", minutes="60").status_code == 303
+        assert page(moderator, "POST", f"/moderation/accounts/{admin.name}/ban", reason="x").status_code == 403
+        audit = page(admin)
+        assert "Protokoll" in audit.text and "Kommandozeile" in audit.text and moderator.name in audit.text

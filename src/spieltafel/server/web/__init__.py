@@ -24,7 +24,7 @@ def install(app: FastAPI) -> None:
 
     from spieltafel.server.errors import ServiceError
 
-    from . import account, board, i18n, pages, profiles, replay, rules
+    from . import account, board, i18n, moderation_page, pages, profiles, replay, rules
     from .security import PageMiddleware, server_error
 
     i18n.load_all()
@@ -32,6 +32,7 @@ def install(app: FastAPI) -> None:
     app.include_router(pages.router)
     app.include_router(profiles.router)
     app.include_router(account.router)
+    app.include_router(moderation_page.router)
     app.include_router(rules.router)
     app.include_router(replay.router)
     decorators = getattr(app.state, "state_decorators", None)
