@@ -289,6 +289,8 @@ def probes(w: World) -> list[Probe]:
         Probe("GET", "/leaderboards", "/leaderboards", everyone(303)),  # to the first game's board
         Probe("GET", "/leaderboards/{game}", "/leaderboards/iquazu", everyone(200)),
         Probe("GET", "/players/{name}", f"/players/{w.names['owner']}", everyone(200)),
+        Probe("POST", "/players/{name}/report", f"/players/{w.names['other']}/report",
+              signed_in(200, refused=SIGNIN, other_seat=422), form={"reason": "spam"}),
         # private tables and rematches: a private table is missing (404) for whoever does not sit there
         Probe("GET", "/api/tables/{table_id}/state", f"/api/tables/{private}/state", only_owner),
         Probe("GET", "/api/tables/{table_id}", f"/api/tables/{private}", only_owner),

@@ -204,5 +204,12 @@ def test_the_moderation_page(tmp_path: Path) -> None:
         assert wrong.status_code == 422 and "minutes" in wrong.text
         assert page(moderator, "POST", f"/moderation/accounts/{alice.name}/mute", minutes="60").status_code == 303
         assert page(moderator, "POST", f"/moderation/accounts/{admin.name}/ban", reason="x").status_code == 403
+        profile = page(bob, url=f"/players/{alice.name}")
+        assert "Diesen Spieler melden" in profile.text and f'action="/players/{alice.name}/report"' in profile.text
+        assert "Diesen Spieler melden" not in page(alice, url=f"/players/{alice.name}").text  # not oneself
+        sent = page(bob, "POST", f"/players/{alice.name}/report", reason="cheats at every table")
+        assert sent.status_code == 200 and "Danke: Die Moderatoren werden deine Meldung lesen." in sent.text
+        assert page(bob, "POST", f"/players/{alice.name}/report", reason=" ").status_code == 422
+        assert "cheats at every table" in page(moderator).text
         audit = page(admin)
         assert "Protokoll" in audit.text and "Kommandozeile" in audit.text and moderator.name in audit.text

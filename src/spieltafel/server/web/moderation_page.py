@@ -5,6 +5,7 @@ are ``server.moderation``'s, with every refusal shown on a page in the reader's 
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import quote
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
@@ -97,3 +98,22 @@ async def mute(request: Request, name: str) -> Response:
 @router.post("/moderation/accounts/{name}/ban")
 async def ban(request: Request, name: str) -> Response:
     return await _act(request, "ban", name[:100])
+
+
+@router.post("/players/{name}/report")
+async def report_player(request: Request, name: str) -> Response:
+    """A player's report of another player (from the profile page), with a reason."""
+    me = account_of(request)
+    name = name[:100]
+    if me is None:
+        return RedirectResponse(f"/signin?next=/players/{quote(name, safe='')}", status_code=303)
+    gettext = gettext_of(request)
+    back = f"/players/{quote(name, safe='')}"
+    try:
+        await _service(request).report(me, name, None, form_of(request).get("reason", ""))
+    except ServiceError as refusal:
+        context = {"heading": gettext("Not sent"), "text": refusal.message, "back": back}
+        return render(request, "message.html", context, refusal.status)
+    context = {"heading": gettext("Report sent"), "text": gettext("Thank you: the moderators will read your report."),
+               "back": back}
+    return render(request, "message.html", context)
