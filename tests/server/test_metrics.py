@@ -17,7 +17,7 @@ import websockets
 from fastapi import FastAPI
 from prometheus_client.parser import text_string_to_metric_families
 
-from .backing import reachable_redis, redis_keys
+from .backing import drop_site_database, reachable_redis, redis_keys, site_database
 from .helpers import person
 from .processes import Server
 
@@ -40,14 +40,16 @@ def value(scrape: dict[tuple[str, tuple[tuple[str, str], ...]], float], name: st
 
 async def test_a_scrape_during_a_game_finds_the_moves_of_every_process(tmp_path: Path) -> None:
     redis_url = await reachable_redis()
+    database_url = await site_database(tmp_path)  # SQLite, or PostgreSQL in the second CI run
     async with redis_keys(redis_url) as prefix:
-        server = await asyncio.to_thread(Server, tmp_path / "data", None, redis_url, prefix, bot_workers=1, workers=2,
-                                         SPIELTAFEL_METRICS="true",
+        server = await asyncio.to_thread(Server, tmp_path / "data", database_url, redis_url, prefix, bot_workers=1,
+                                         workers=2, SPIELTAFEL_METRICS="true",
                                          SPIELTAFEL_RATE_LIMITS='{"moves": "100000/minute"}')
         try:
             await _scrape_during_a_game(server.url)
         finally:
             server.stop()
+            await drop_site_database(database_url)
 
 
 async def _scrape_during_a_game(url: str) -> None:
