@@ -3,11 +3,13 @@ database and Redis, see ``backing.py``), an httpx client on it, and people with 
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import socket
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import httpx
 import pytest
+from aiosmtpd.controller import Controller
 from fastapi import FastAPI
 
 from spieltafel.server.app import create_app
@@ -15,6 +17,7 @@ from spieltafel.server.settings import Settings
 
 from .backing import TEST_REDIS_URL, fresh_database, redis_keys
 from .backing import redis_prefix as unique_prefix
+from .mail import Sink
 
 
 @pytest.fixture
@@ -43,3 +46,23 @@ async def app(tmp_path: Path) -> AsyncIterator[FastAPI]:
 async def client(app: FastAPI) -> AsyncIterator[httpx.AsyncClient]:
     async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://test") as http:
         yield http
+
+@pytest.fixture
+async def db_url() -> AsyncIterator[str | None]:
+    """A fresh PostgreSQL database when the suite runs on one (SPIELTAFEL_TEST_DATABASE_URL), else None."""
+    async with fresh_database() as url:
+        yield url
+
+
+@pytest.fixture
+def sink() -> Iterator[tuple[Sink, int]]:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    handler = Sink()
+    controller = Controller(handler, hostname="127.0.0.1", port=port)
+    controller.start()
+    try:
+        yield handler, port
+    finally:
+        controller.stop()

@@ -24,8 +24,8 @@ from spieltafel.server.app import create_app
 
 from .conftest import settings_for
 from .helpers import PASSWORD, rated, unique_name
-from .test_serve import Server
-from .test_ws import table, token
+from .processes import Server
+from .sync_client import table, token
 
 REPO = Path(__file__).resolve().parents[2]
 

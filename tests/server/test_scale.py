@@ -27,13 +27,13 @@ import pytest
 import websockets
 from sqlalchemy import func, select
 
-from spieltafel.server.accounts import AccountService
-from spieltafel.server.chat import RATE_MESSAGES
+from spieltafel.server.accounts.service import AccountService
+from spieltafel.server.bots.jobs import BotJob, RedisJobs
+from spieltafel.server.bots.runners import BotPool
 from spieltafel.server.db import Database, MoveRow
-from spieltafel.server.hub import Hub
-from spieltafel.server.jobs import BotJob, RedisJobs
-from spieltafel.server.runners import BotPool
-from spieltafel.server.tables import TableService
+from spieltafel.server.realtime.hub import Hub
+from spieltafel.server.social.chat import RATE_MESSAGES
+from spieltafel.server.tables.service import TableService
 
 from .backing import drop_site_database, reachable_redis, redis_keys, site_database
 from .helpers import Person, person

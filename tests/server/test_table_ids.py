@@ -20,8 +20,8 @@ from alembic import command
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
+from spieltafel.server.accounts.auth import SESSION_COOKIE
 from spieltafel.server.app import create_app
-from spieltafel.server.auth import SESSION_COOKIE
 from spieltafel.server.db import Database
 from spieltafel.server.db.engine import alembic_config
 from spieltafel.server.privacy import MAX_TABLE_ID, table_number
@@ -29,9 +29,7 @@ from spieltafel.server.web.security import CSRF_COOKIE, csrf_token_for
 
 from .conftest import settings_for
 from .helpers import PASSWORD, unique_name
-from .test_authz_matrix import app_routes
-from .test_invitations import missing, private_table
-from .test_ws import token
+from .sync_client import app_routes, missing, private_table, token
 
 READERS = ("anonymous", "stranger", "guest", "player")
 SPELLINGS = (

@@ -99,8 +99,7 @@ def play(client: TestClient, table_id: int, players: list[Player], moves: int | 
 def table_log(client: TestClient, table_id: int) -> tuple[int, list[tuple[int, str]]]:
     """The server's seed and moves of a table (read on the server side, as the test's oracle)."""
     tables = client.app.state.services.tables  # type: ignore[attr-defined]
-    live = client.portal.call(tables._read, table_id)  # type: ignore[union-attr]
-    moves = client.portal.call(tables._moves, table_id)  # type: ignore[union-attr]
+    live, moves = client.portal.call(tables.log_so_far, table_id)  # type: ignore[union-attr]
     return int(live.seed), [(seat, notation) for _, seat, notation in moves]
 
 

@@ -8,7 +8,6 @@ import gc
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
 from typing import Any, Final
 
 from fastapi import FastAPI, Request
@@ -16,23 +15,19 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import JSONResponse
 
-from . import metrics, moderation
-from .accounts import AccountService
-from .api import router as api_router
-from .chat import ChatService
-from .db import Database
-from .errors import ServiceError
-from .hub import Hub, RedisHub
-from .logs import RequestLog
-from .notify import Notifier
-from .numbers import BadNumber, parse_int
-from .ratelimit import RateLimited, RateLimits
-from .ratings import RatingService
-from .settings import MAX_MESSAGE_BYTES, MAX_PAGE_BODY_BYTES, Settings
-from .site import Site, open_site
-from .social_api import router as social_router
-from .tables import TableService
-from .ws import router as ws_router
+from spieltafel.server.accounts.service import AccountService
+from spieltafel.server.api.metrics import router as metrics_router
+from spieltafel.server.api.routes import router as api_router
+from spieltafel.server.api.social import router as social_router
+from spieltafel.server.errors import ServiceError
+from spieltafel.server.numbers import BadNumber, parse_int
+from spieltafel.server.ops import metrics
+from spieltafel.server.ops.logs import RequestLog
+from spieltafel.server.realtime.sockets import router as ws_router
+from spieltafel.server.responses import service_error_json
+from spieltafel.server.services import open_services
+from spieltafel.server.settings import MAX_MESSAGE_BYTES, MAX_PAGE_BODY_BYTES, Settings
+from spieltafel.server.social import moderation
 
 log = logging.getLogger("spieltafel.server")
 Scope = MutableMapping[str, Any]
@@ -40,24 +35,6 @@ Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
-
-
-@dataclass
-class Services:
-    """What the routes and pages use: ``app.state.services``."""
-
-    settings: Settings
-    db: Database
-    hub: Hub
-    accounts: AccountService
-    tables: TableService
-    chat: ChatService
-    ratings: RatingService
-    site: Site
-    rate: RateLimits = field(default_factory=RateLimits)
-    """The rate limits (``ratelimit``); replaced at start by the configured ones."""
-    notifier: Notifier | None = None
-    """Addresses and 'your turn' e-mails (``notify``)."""
 
 
 MAX_DECLARED_LENGTH: Final = 2**53
@@ -129,15 +106,6 @@ def _declared_length(scope: Scope) -> int:
         return MAX_DECLARED_LENGTH + 1
 
 
-async def service_error_json(_request: Request, error: Exception) -> JSONResponse:
-    """A service refusal in the API's JSON shape (pages get a page: ``web.pages.refusal_page``)."""
-    assert isinstance(error, ServiceError)
-    headers = {"WWW-Authenticate": "Bearer"} if error.status == 401 else None
-    if isinstance(error, RateLimited):
-        headers = {"Retry-After": str(error.retry_after)}
-    return JSONResponse({"detail": error.detail()}, status_code=error.status, headers=headers)
-
-
 async def _validation_error(_request: Request, error: Exception) -> JSONResponse:
     assert isinstance(error, RequestValidationError)
     problems = list(error.errors())
@@ -194,24 +162,15 @@ def create_app(settings: Settings | None = None, now_ms: Callable[[], int] | Non
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        site = await open_site(settings, now_ms=now_ms)
-        db, tables = site.db, site.tables
-        chat_hub = RedisHub(settings.redis_url, settings.redis_prefix, "chat") if settings.redis_url else Hub()
-        await chat_hub.start()
-        sign_ins = RedisHub(settings.redis_url, settings.redis_prefix, "accounts") if settings.redis_url else Hub()
-        await sign_ins.start()
-        rate = RateLimits(settings.rate_limits, settings.redis_url, settings.redis_prefix)
-        chat = ChatService(db, tables, chat_hub, shared=rate if settings.redis_url else None)
-        accounts = AccountService(db, sign_ins)
-        await warn_of_name_clashes(accounts)
-        app.state.services = Services(settings, db, site.hub, accounts, tables, chat, site.ratings, site)
-        notifier = app.state.services.notifier = Notifier(db, settings, tables.now_ms)
-        app.state.services.rate = rate
+        services = app.state.services = await open_services(settings, now_ms=now_ms)
+        await warn_of_name_clashes(services.accounts)
         if settings.tune_collector:
             tune_collector()
         sweeper = None
         if settings.sweep_seconds:
-            sweeper = asyncio.create_task(tables.sweep_forever(settings.sweep_seconds, notifier.notify))
+            sweeper = asyncio.create_task(
+                services.tables.sweep_forever(settings.sweep_seconds, services.notifier.notify)
+            )
         try:
             yield
         finally:
@@ -219,9 +178,7 @@ def create_app(settings: Settings | None = None, now_ms: Callable[[], int] | Non
                 sweeper.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await sweeper
-            await chat_hub.close()
-            await sign_ins.close()
-            await site.close()
+            await services.close()
 
     app = FastAPI(
         title="Spieltafel", version="0.1.0", lifespan=lifespan,
@@ -239,7 +196,7 @@ def create_app(settings: Settings | None = None, now_ms: Callable[[], int] | Non
     from spieltafel.server import web
 
     web.install(app)
-    app.include_router(metrics.router)
+    app.include_router(metrics_router)
     app.include_router(moderation.router)
     app.add_middleware(metrics.RequestMetrics)
     app.add_middleware(RequestLog)  # outermost: every request's line, refusals of the inner layers included

@@ -15,12 +15,13 @@ import typer
 from pydantic import ValidationError
 from uvicorn.supervisors.multiprocess import Multiprocess
 
-from .logs import configure, log_config
-from .runners import Chore
-from .settings import MAX_MESSAGE_BYTES, Settings
+from spieltafel.server.bots.runners import Chore
+from spieltafel.server.errors import ServiceError
+from spieltafel.server.ops.logs import configure, log_config
+from spieltafel.server.settings import MAX_MESSAGE_BYTES, Settings
 
 if TYPE_CHECKING:
-    from .site import Site
+    from spieltafel.server.services import Site
 
 STARTUP_SECONDS = 60.0
 WS_DEFLATE = False
@@ -55,7 +56,7 @@ def serve(
         return
     import uvicorn
 
-    from .app import create_app
+    from spieltafel.server.app import create_app
 
     config = uvicorn.Config(
         create_app(settings), log_level=log_level, log_config=log_config(settings.log_format, log_level),
@@ -85,7 +86,7 @@ def worker(
 
 
 async def _work(settings: Settings) -> None:
-    from .site import open_site
+    from spieltafel.server.services import open_site
 
     site = await open_site(settings)
     assert site.runner is not None  # a worker thinks (bot_workers >= 1)
@@ -107,7 +108,7 @@ def worker_chores(site: Site) -> list[Chore]:
     claim each deadline or e-mail with a compare-and-set in the database, so any number of workers and
     server processes may run them at once; a site whose server processes are down or restarting still
     handles its deadlines and e-mails."""
-    from .notify import Notifier
+    from spieltafel.server.social.notify import Notifier
 
     if not site.settings.sweep_seconds:
         return []
@@ -131,7 +132,7 @@ def _serve_processes(settings: Settings, listener: socket.socket, workers: int, 
     """``workers`` uvicorn processes sharing ``listener``; the settings reach them as environment."""
     import uvicorn
 
-    from .db import Database
+    from spieltafel.server.db import Database
 
     async def migrate() -> None:
         database = Database(settings.resolved_database_url())
@@ -190,7 +191,7 @@ def shared_metrics_folder() -> str:
     site starts), else a new temporary one for these processes alone."""
     import tempfile
 
-    from .metrics import MULTIPROCESS_DIR
+    from spieltafel.server.ops.metrics import MULTIPROCESS_DIR
 
     folder = os.environ.get(MULTIPROCESS_DIR) or tempfile.mkdtemp(prefix="spieltafel-metrics-")
     os.environ[MULTIPROCESS_DIR] = folder
@@ -201,3 +202,43 @@ def _where(settings: Settings) -> str:
     if settings.database_url:
         return settings.database_url.split("@")[-1]
     return str((settings.data_dir / "spieltafel.db").resolve())
+
+
+# --- spieltafel admin: site roles (issue 30) ------------------------------------------------------------
+
+admin_app = typer.Typer(no_args_is_help=True, help="Site roles: who moderates (docs/deploy.md, Moderation).")
+
+
+async def grant_role(settings: Settings, name: str, role: str) -> None:
+    """Give ``name`` the role ``role`` on the site of ``settings`` (written to the audit log, no actor)."""
+    from spieltafel.server.accounts.service import AccountService
+    from spieltafel.server.db import Database
+    from spieltafel.server.social.moderation import ModerationService
+
+    db = Database(settings.prepare().resolved_database_url())
+    await db.start()
+    try:
+        await ModerationService(db, AccountService(db), None).grant(name, role)
+    finally:
+        await db.close()
+
+
+@admin_app.command("grant")
+def grant(
+    name: Annotated[str, typer.Argument(help="the account's name")],
+    role: Annotated[str, typer.Argument(help="moderator, admin, or player (takes a role back)")],
+    data: Annotated[Path | None, typer.Option("--data", help="data folder [default: ./spieltafel-data]")] = None,
+    database_url: Annotated[str | None, typer.Option(help="SQLAlchemy async URL instead of SQLite")] = None,
+) -> None:
+    """Give an account a site role: moderators and admins moderate chat and players, admins read the audit log."""
+    given: dict[str, object] = {}
+    if data is not None:
+        given["data_dir"] = data
+    if database_url is not None:
+        given["database_url"] = database_url
+    try:
+        asyncio.run(grant_role(Settings(**given), name, role))  # type: ignore[arg-type]
+    except ServiceError as error:
+        typer.echo(f"spieltafel admin grant: {error.message}", err=True)
+        raise typer.Exit(1) from error
+    typer.echo(f"{name}: site role {role}")

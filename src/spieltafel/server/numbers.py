@@ -13,8 +13,7 @@ import re
 from typing import Final
 
 from spieltafel.core.errors import quote
-
-from .errors import Invalid
+from spieltafel.server.errors import Invalid
 
 _DIGITS: Final = re.compile(r"-?[0-9]+", re.ASCII)
 

@@ -14,13 +14,14 @@ the same refusal, 404 ``no-table`` (a page in the reader's language, the API's J
 from __future__ import annotations
 
 import re
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import Depends, Path
 from starlette.requests import HTTPConnection
 
-from .auth import account_for
-from .errors import NotFound, no_table
+from spieltafel.server.accounts.auth import account_for
+from spieltafel.server.errors import NotFound, no_table
+from spieltafel.server.services import services_of
 
 MAX_TABLE_ID = 2**31 - 1
 """The largest id the ``game_tables.id`` column holds (a 32-bit ``INTEGER`` on PostgreSQL)."""
@@ -49,7 +50,7 @@ async def visible_table(connection: HTTPConnection, text: str) -> int:
     number = table_number(text)
     if number is None:
         raise not_a_table_id(text)
-    services: Any = connection.app.state.services
+    services = services_of(connection)
     account = connection.scope.get("state", {}).get("web_account") or await account_for(connection)
     if not await services.tables.may_see(number, account):
         raise no_table(number)

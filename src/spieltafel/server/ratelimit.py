@@ -28,8 +28,8 @@ from limits.aio.storage import MemoryStorage, RedisStorage, Storage
 from limits.aio.strategies import MovingWindowRateLimiter
 from redis.asyncio import BlockingConnectionPool
 
-from . import metrics
-from .errors import ServiceError
+from spieltafel.server.errors import ServiceError
+from spieltafel.server.ops import metrics
 
 DEFAULT_LIMITS: Final[Mapping[str, str]] = {
     "sign_in_name": "5/minute;20/hour;100/day",

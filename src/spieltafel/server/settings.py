@@ -69,9 +69,9 @@ class Settings(BaseSettings):
     )
     public_url: str | None = Field(default=None, description="the server's address in e-mails' links")
     log_format: Literal["text", "json"] = Field(
-        default="text", description="the logs: plain lines, or one JSON object per line (server.logs)"
+        default="text", description="the logs: plain lines, or one JSON object per line (server.ops.logs)"
     )
-    metrics: bool = Field(default=False, description="answer GET /metrics (Prometheus format; server.metrics)")
+    metrics: bool = Field(default=False, description="answer GET /metrics (Prometheus format; server.ops.metrics)")
     metrics_allow_ips: str = Field(
         default="127.0.0.1,::1", description="addresses or networks that may read /metrics (comma-separated; '*' any)"
     )

@@ -1,7 +1,7 @@
 """Storage: SQLAlchemy 2 models, the async engine and the Alembic migrations shipped in this package."""
 
-from .engine import Database, migrate
-from .models import (
+from spieltafel.server.db.engine import Database, migrate
+from spieltafel.server.db.models import (
     AccountRow,
     AuditRow,
     Base,

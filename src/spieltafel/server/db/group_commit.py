@@ -25,7 +25,7 @@ from typing import Literal
 import asyncpg  # type: ignore[import-untyped]  # no stubs
 from sqlalchemy.exc import OperationalError
 
-from .engine import Database
+from spieltafel.server.db.engine import Database
 
 Outcome = Literal["appended", "stale", "gone"]
 """``appended``: committed. ``stale``: another move at the table's ``seq`` was committed first.

@@ -55,7 +55,7 @@ class AccountRow(Base):
     program: Mapped[bool] = mapped_column(Boolean, default=False)
     """A program (a bot or an agent) rather than a person: marked as such wherever it shows."""
     role: Mapped[str] = mapped_column(String(12), default="player", server_default="player")
-    """``player``, ``moderator`` or ``admin`` (``spieltafel admin grant``; server.moderation)."""
+    """``player``, ``moderator`` or ``admin`` (``spieltafel admin grant``; server.social.moderation)."""
     muted_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     """Until when a moderator muted the account site-wide (it cannot chat), None: not muted."""
     banned: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())

@@ -23,9 +23,8 @@ def install(app: FastAPI) -> None:
     from starlette.exceptions import HTTPException as StarletteHTTPException
 
     from spieltafel.server.errors import ServiceError
-
-    from . import account, board, i18n, moderation_page, pages, profiles, replay, rules
-    from .security import PageMiddleware, server_error
+    from spieltafel.server.web import account, board, i18n, moderation_page, pages, profiles, replay, rules
+    from spieltafel.server.web.security import PageMiddleware, server_error
 
     i18n.load_all()
     app.mount("/static", StaticFiles(directory=str(STATIC_DIR)), name="static")

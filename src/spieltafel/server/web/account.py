@@ -9,17 +9,17 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from spieltafel.server.auth import start_session
+from spieltafel.server.accounts.auth import start_session
 from spieltafel.server.errors import Forbidden, ServiceError
-
-from .security import form_of
-from .templating import account_of, gettext_of, render
+from spieltafel.server.services import services_of
+from spieltafel.server.web.security import form_of
+from spieltafel.server.web.templating import account_of, gettext_of, render
 
 router = APIRouter(include_in_schema=False)
 
 
 def _accounts(request: Request) -> Any:
-    return request.app.state.services.accounts
+    return services_of(request).accounts
 
 
 async def _page(request: Request, status: int = 200, **context: Any) -> Response:
@@ -27,7 +27,7 @@ async def _page(request: Request, status: int = 200, **context: Any) -> Response
     if me is None:
         return RedirectResponse("/signin?next=/account", status_code=303)
     tokens = await _accounts(request).tokens(me)
-    notifier = request.app.state.services.notifier
+    notifier = services_of(request).notifier
     values = {
         "tokens": tokens, "error": None, "done": None, "new_token": None,
         "email": await notifier.email_of(me), "mail_enabled": notifier.enabled, **context,
@@ -69,7 +69,7 @@ async def set_email(request: Request) -> Response:
     if me is None:
         return await _page(request)
     try:
-        await request.app.state.services.notifier.set_email(me, form_of(request).get("email", ""))
+        await services_of(request).notifier.set_email(me, form_of(request).get("email", ""))
     except ServiceError:
         error = gettext_of(request)("That does not look like an e-mail address.")
         return await _page(request, 422, error=error)

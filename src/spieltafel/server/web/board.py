@@ -18,8 +18,7 @@ from typing import Any
 
 from spieltafel.core import GameKit, UnknownGameError, get_game, kit_of
 from spieltafel.core.kit import PlainWords, Words
-
-from . import i18n
+from spieltafel.server.web import i18n
 
 log = logging.getLogger(__name__)
 
@@ -85,9 +84,14 @@ def decorate(payload: MutableMapping[str, Any], context: Any) -> None:
     params: Mapping[str, str] = getattr(context, "params", {}) or {}
     if params.get("board") != "svg":
         return
-    game = str(getattr(context, "game", ""))
-    seat = getattr(context, "seat", None)
     lang = i18n.normalise(params.get("lang")) or i18n.DEFAULT_LANGUAGE
+    present(payload, str(getattr(context, "game", "")), getattr(context, "seat", None), lang)
+
+
+def present(payload: MutableMapping[str, Any], game: str, seat: int | None, lang: str) -> None:
+    """The one presenter of a seat's state message, for the socket and the table page alike: a ``label``
+    on every legal action, the ``board`` (SVG, None when the game has none or it failed), the events in
+    words (``texts``), the seats that have chosen in secret (``chosen``), all in ``lang``."""
     gettext = i18n.gettext_for(lang)
     legal = payload.get("legal") or []
     for item in legal:

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from spieltafel.core import get_game
-
-from . import i18n
+from spieltafel.server.web import i18n
 
 
 def waiting_mail(language: str | None, name: str, game: str, table_id: int, public_url: str | None) -> tuple[str, str]:

@@ -16,8 +16,7 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po, write_po
 
 from spieltafel.core.registry import all_games
-
-from .i18n import LOCALES_DIR
+from spieltafel.server.web.i18n import LOCALES_DIR
 
 PACKAGE_DIR = Path(__file__).parent
 DOMAIN = "web"

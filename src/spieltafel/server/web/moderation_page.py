@@ -1,6 +1,6 @@
 """The moderators' page ``/moderation`` (issue 30): the reports with what to do about each (hide the chat line,
 mute the account for a time, ban it), and for admins the audit log. Moderators and admins only; the actions
-are ``server.moderation``'s, with every refusal shown on a page in the reader's language."""
+are ``server.social.moderation``'s, with every refusal shown on a page in the reader's language."""
 
 from __future__ import annotations
 
@@ -11,11 +11,11 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from spieltafel.server.errors import ServiceError
-from spieltafel.server.moderation import ModerationService
 from spieltafel.server.numbers import BadNumber, parse_int
-
-from .security import form_of
-from .templating import account_of, gettext_of, number_refused, render
+from spieltafel.server.services import services_of
+from spieltafel.server.social.moderation import ModerationService
+from spieltafel.server.web.security import form_of
+from spieltafel.server.web.templating import account_of, gettext_of, number_refused, render
 
 router = APIRouter(include_in_schema=False)
 MUTE_CHOICES = (10, 60, 24 * 60, 7 * 24 * 60)
@@ -23,7 +23,7 @@ MUTE_CHOICES = (10, 60, 24 * 60, 7 * 24 * 60)
 
 
 def _service(request: Request) -> ModerationService:
-    services = request.app.state.services
+    services = services_of(request)
     return ModerationService(services.db, services.accounts, services.tables)
 
 

@@ -18,15 +18,24 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 
 from spieltafel.core import get_game
 from spieltafel.core.registry import all_games
-from spieltafel.server.auth import address_of, cookie_secure, rate_limits, sign_in_checked, start_session
+from spieltafel.server.accounts.auth import (
+    address_of,
+    clear_session_cookie,
+    cookie_secure,
+    rate_limits,
+    sign_in_checked,
+    start_session,
+)
+from spieltafel.server.errors import ServiceError, http_error_detail
 from spieltafel.server.numbers import BadNumber, parse_int
 from spieltafel.server.privacy import TableNumber
 from spieltafel.server.ratelimit import RateLimited
-from spieltafel.server.tables import OFFERED_BOTS as BOT_LEVELS
-
-from . import board, i18n
-from .security import SESSION_COOKIE, form_of, is_page
-from .templating import account_of, gettext_of, language_of, number_refused, render
+from spieltafel.server.responses import service_error_json
+from spieltafel.server.services import Services, services_of
+from spieltafel.server.tables.live import OFFERED_BOTS as BOT_LEVELS
+from spieltafel.server.web import board, i18n
+from spieltafel.server.web.security import SESSION_COOKIE, form_of, is_page
+from spieltafel.server.web.templating import account_of, gettext_of, language_of, number_refused, render
 
 router = APIRouter(include_in_schema=False)
 
@@ -39,8 +48,8 @@ MAX_CLOCK_NUMBER = 9999
 LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
 
 
-def _services(request: Request) -> Any:
-    return request.app.state.services
+def _services(request: Request) -> Services:
+    return services_of(request)
 
 
 def _redirect(url: str) -> RedirectResponse:
@@ -92,10 +101,6 @@ def error_text(error: Exception, gettext: Callable[[str], str]) -> str:
 
 
 def _service_error() -> type[Exception]:
-    try:
-        from spieltafel.server.errors import ServiceError
-    except ImportError:  # pragma: no cover - the server is always installed with the pages
-        return Exception
     return ServiceError
 
 
@@ -254,7 +259,6 @@ async def not_found_page(request: Request, error: Exception) -> Response:
     from fastapi.exception_handlers import http_exception_handler
     from starlette.exceptions import HTTPException as StarletteHTTPException
 
-    from spieltafel.server.errors import http_error_detail
 
     assert isinstance(error, StarletteHTTPException)
     if not is_page(request.url.path):
@@ -270,9 +274,6 @@ async def not_found_page(request: Request, error: Exception) -> Response:
 async def refusal_page(request: Request, error: Exception) -> Response:
     """A service refusal raised before a page's own code ran (a table id the caller may not see): a page
     in the reader's language; the API keeps its JSON shape."""
-    from spieltafel.server.app import service_error_json
-    from spieltafel.server.errors import ServiceError
-
     assert isinstance(error, ServiceError)
     if not is_page(request.url.path):
         return await service_error_json(request, error)
@@ -373,7 +374,6 @@ async def signout(request: Request) -> Response:
             pass
     response = _redirect("/")
     try:
-        from spieltafel.server.auth import clear_session_cookie
 
         clear_session_cookie(response)
     except ImportError:  # pragma: no cover
@@ -617,18 +617,10 @@ async def table_page(request: Request, table_id: TableNumber) -> Response:
         return render(request, "table_open.html", context)
     state = dict(await tables.state_for(table_id, me))
     seat = state.get("seat")
-    legal = list(state.get("legal") or [])
-    pairs = board.legal_pairs(legal)
+    board.present(state, game_name, seat, lang)
+    legal, svg, texts, chosen = state["legal"], state["board"], state["texts"], set(state["chosen"])
     tg = i18n.gettext_for(lang)
-    for item in legal:
-        item["label"] = board.action_label(game_name, str(item.get("notation", "")), tg)
-    try:
-        svg = board.render_board(game_name, state.get("view") or {}, seat, pairs, tg)
-    except Exception:
-        svg = None
-    texts = [board.event_text(game_name, e, tg) for e in state.get("events") or [] if isinstance(e, Mapping)]
     to_act = set(state.get("to_act") or [])
-    chosen = set(board.chosen_seats(state.get("view") or {}))
     clock_items = {c["seat"]: c for c in (state.get("clocks") or {}).get("seats", [])}
     for row in seats:
         row["to_act"] = row["seat"] in to_act and row["seat"] not in chosen

@@ -12,9 +12,9 @@ from markupsafe import Markup, escape
 from spieltafel.arena.stats import initial_rating
 from spieltafel.core import get_game
 from spieltafel.core.registry import all_games
-
-from ..errors import ServiceError
-from .templating import account_of, gettext_of, render
+from spieltafel.server.errors import ServiceError
+from spieltafel.server.services import Services, services_of
+from spieltafel.server.web.templating import account_of, gettext_of, render
 
 router = APIRouter(include_in_schema=False)
 
@@ -22,8 +22,8 @@ PLOT_WIDTH, PLOT_HEIGHT = 480, 180
 LEFT, RIGHT, TOP, BOTTOM = 44, 12, 12, 26
 
 
-def _services(request: Request) -> Any:
-    return request.app.state.services
+def _services(request: Request) -> Services:
+    return services_of(request)
 
 
 def _title(game: str) -> str:
@@ -71,7 +71,7 @@ def rating_plot(history: Sequence[dict[str, Any]], label: str) -> Markup:
 
 
 def _player_label(entry: dict[str, Any], gettext: Callable[[str], str]) -> str:
-    from .pages import bot_level_name
+    from spieltafel.server.web.pages import bot_level_name
 
     if entry["kind"] == "bot":
         return gettext("Bot (%(level)s)") % {"level": bot_level_name(str(entry["name"]), gettext)}

@@ -40,6 +40,7 @@ from spieltafel.core.kit import Board, Words
 from spieltafel.server.errors import ServiceError
 from spieltafel.server.numbers import BadNumber, parse_int, parse_optional_int
 from spieltafel.server.privacy import TableNumber
+from spieltafel.server.services import services_of
 from spieltafel.server.web.security import files_of
 from spieltafel.server.web.templating import gettext_of, number_refused, render
 
@@ -381,7 +382,7 @@ async def _in_thread(function: Callable[[], Any]) -> Any:
 
 
 def _tables(request: Request) -> Any:
-    return request.app.state.services.tables
+    return services_of(request).tables
 
 
 @router.get("/tables/{table_id}/replay", response_class=HTMLResponse)
@@ -428,7 +429,7 @@ async def table_record(request: Request, table_id: TableNumber) -> Response:
 
 
 def _upload_dir(request: Request) -> Path:
-    data_dir = Path(request.app.state.services.settings.data_dir)
+    data_dir = Path(services_of(request).settings.data_dir)
     folder = data_dir / "uploaded-records"
     folder.mkdir(parents=True, exist_ok=True)
     return folder

@@ -28,9 +28,8 @@ from urllib.parse import parse_qsl
 from fastapi import Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 
-from spieltafel.server.auth import cookie_secure
-
-from . import i18n
+from spieltafel.server.accounts.auth import cookie_secure
+from spieltafel.server.web import i18n
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -221,7 +220,7 @@ class PageMiddleware:
 
     async def _account(self, request: Request) -> Any:
         try:
-            from spieltafel.server.auth import optional_account
+            from spieltafel.server.accounts.auth import optional_account
         except ImportError:
             return None
         try:

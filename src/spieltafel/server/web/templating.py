@@ -20,8 +20,7 @@ from jinja2 import BaseLoader, ChoiceLoader, Environment, FileSystemLoader, Func
 
 from spieltafel.core import UnknownGameError, all_games, get_game, kit_of
 from spieltafel.server.numbers import BadNumber
-
-from . import i18n
+from spieltafel.server.web import i18n
 
 TEMPLATES_DIR = Path(__file__).with_name("templates")
 _environments: dict[str, Environment] = {}

@@ -1,0 +1,182 @@
+"""The one place that builds every service, and the typed FastAPI dependencies through which routes,
+pages and sockets reach them.
+
+:func:`open_site` builds what a server process and a ``spieltafel worker`` share: the database, the hub,
+the bots' job queue, the bot pool and its runner, the table service over them and the ratings.
+:func:`open_services` builds a server process's :class:`Services` on top: accounts, chat, rate limits
+and the e-mails. Routes take them as parameters (``Tables``, ``Accounts``, ``Chat``, ``AllServices``)
+or through :func:`services_of`.
+
+Without ``redis_url`` everything lives in this one process. With it, changes fan out over Redis and
+bot jobs go through the Redis queue: a process with ``bot_workers > 0`` takes jobs from it, one with
+0 only queues them (for the ``spieltafel worker`` processes)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import socket
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Annotated
+
+from fastapi import Depends
+from starlette.requests import HTTPConnection
+
+from spieltafel.server.accounts.service import AccountService
+from spieltafel.server.bots.jobs import CLOSE_SECONDS, JobQueue, MemoryJobs, RedisJobs, stop
+from spieltafel.server.bots.runners import BotPool, BotRunner, Chore
+from spieltafel.server.db import Database
+from spieltafel.server.ops import metrics
+from spieltafel.server.ratelimit import RateLimits
+from spieltafel.server.realtime.hub import Hub, RedisHub
+from spieltafel.server.settings import Settings
+from spieltafel.server.social.chat import ChatService
+from spieltafel.server.social.notify import Notifier
+from spieltafel.server.social.ratings import RatingService
+from spieltafel.server.tables.service import TableService
+
+
+@dataclass
+class Site:
+    settings: Settings
+    db: Database
+    hub: Hub
+    jobs: JobQueue
+    bots: BotPool | None
+    tables: TableService
+    ratings: RatingService
+    runner: BotRunner | None = None
+    tasks: list[asyncio.Task[None]] = field(default_factory=list)
+
+    async def healthy(self) -> dict[str, bool]:
+        """Whether the database and the pub/sub answer now."""
+        database, pubsub = await asyncio.gather(self.db.healthy(), self.hub.healthy())
+        return {"database": database, "pubsub": pubsub}
+
+    async def close(self) -> None:
+        await self.tables.close()
+        self.jobs.stop_taking()
+        for task in self.tasks:  # bounded: a task that does not end must not hold the shutdown forever
+            task.cancel()
+            await stop(task, CLOSE_SECONDS)
+        if self.bots is not None:
+            self.bots.close()
+        await self.jobs.close()
+        await self.hub.close()
+        await self.db.close()
+
+
+def consumer_name() -> str:
+    """This process's name among the takers of bot jobs."""
+    return f"{socket.gethostname()}-{os.getpid()}"
+
+
+async def open_site(
+    settings: Settings, chores: list[Chore] | None = None, now_ms: Callable[[], int] | None = None
+) -> Site:
+    """Migrate the database, connect the hub and the queue, start the bot runner (when this process
+    thinks for bots) and queue the jobs of bots that wait."""
+    settings.prepare()
+    db = Database(settings.resolved_database_url())
+    await db.start()
+    metrics.watch_pool(db.engine)
+    hub: Hub = Hub()
+    jobs: JobQueue = MemoryJobs()
+    if settings.redis_url:
+        hub = RedisHub(settings.redis_url, settings.redis_prefix)
+        jobs = RedisJobs(settings.redis_url, settings.redis_prefix, consumer_name(), settings.bot_job_timeout)
+    await hub.start()
+    await jobs.start()
+    bots = BotPool(settings.bot_workers) if settings.bot_workers else None
+    tables = TableService(db, hub, bots, settings.recent_events, jobs, now_ms=now_ms)
+    hub.on_remote = tables.cache.apply_remote  # another process's move, applied to this process's cache
+    ratings = RatingService(db)
+    tables.finishers.append(ratings.rate_finished)  # a game a worker's bot ends is rated there
+    site = Site(settings, db, hub, jobs, bots, tables, ratings)
+    if bots is not None:
+        site.runner = BotRunner(tables, jobs, settings.bot_workers, chores)
+        site.tasks.append(asyncio.create_task(site.runner.run()))
+    await tables.resume()
+    return site
+
+
+@dataclass
+class Services:
+    """What the routes, pages and sockets of a server process use (``app.state.services``)."""
+
+    settings: Settings
+    site: Site
+    accounts: AccountService
+    chat: ChatService
+    rate: RateLimits
+    """The rate limits (``ratelimit``), counted in Redis when the site has it."""
+    notifier: Notifier
+    """Addresses and 'your turn' e-mails (``social.notify``)."""
+    hubs: list[Hub] = field(default_factory=list)
+    """The hubs of the chat and of the accounts' sign-outs (closed with the services)."""
+
+    @property
+    def db(self) -> Database:
+        return self.site.db
+
+    @property
+    def hub(self) -> Hub:
+        return self.site.hub
+
+    @property
+    def tables(self) -> TableService:
+        return self.site.tables
+
+    @property
+    def ratings(self) -> RatingService:
+        return self.site.ratings
+
+    async def close(self) -> None:
+        for hub in self.hubs:
+            await hub.close()
+        await self.site.close()
+
+
+def _hub(settings: Settings, channel: str) -> Hub:
+    return RedisHub(settings.redis_url, settings.redis_prefix, channel) if settings.redis_url else Hub()
+
+
+async def open_services(settings: Settings, now_ms: Callable[[], int] | None = None) -> Services:
+    """Every service of a server process: the site (:func:`open_site`), then accounts (with a hub that tells
+    every process of a sign-out), chat (with its own hub), the rate limits and the notifier."""
+    site = await open_site(settings, now_ms=now_ms)
+    chat_hub, sign_ins = _hub(settings, "chat"), _hub(settings, "accounts")
+    await chat_hub.start()
+    await sign_ins.start()
+    rate = RateLimits(settings.rate_limits, settings.redis_url, settings.redis_prefix)
+    chat = ChatService(site.db, site.tables, chat_hub, shared=rate if settings.redis_url else None)
+    accounts = AccountService(site.db, sign_ins)
+    notifier = Notifier(site.db, settings, site.tables.now_ms)
+    return Services(settings, site, accounts, chat, rate, notifier, [chat_hub, sign_ins])
+
+
+def services_of(connection: HTTPConnection) -> Services:
+    """The services of the application serving ``connection`` (a request or a WebSocket)."""
+    services = connection.app.state.services
+    if not isinstance(services, Services):
+        raise RuntimeError("the application's services are not started (its lifespan did not run)")
+    return services
+
+
+def _tables(connection: HTTPConnection) -> TableService:
+    return services_of(connection).tables
+
+
+def _accounts(connection: HTTPConnection) -> AccountService:
+    return services_of(connection).accounts
+
+
+def _chat(connection: HTTPConnection) -> ChatService:
+    return services_of(connection).chat
+
+
+AllServices = Annotated[Services, Depends(services_of)]
+Tables = Annotated[TableService, Depends(_tables)]
+Accounts = Annotated[AccountService, Depends(_accounts)]
+Chat = Annotated[ChatService, Depends(_chat)]

@@ -1,0 +1,74 @@
+"""The per-seat state message: what one seat (or a spectator) may see of a table now, with the labels of
+its legal moves and the clocks. Nothing here reads the database; nothing else builds this message."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from spieltafel.core import get_game, kit_of
+from spieltafel.server.tables import clocks
+from spieltafel.server.tables.live import Live
+
+
+def labeller(game: str) -> Callable[[str], str]:
+    """The game's action labels in plain English (its kit's words; the notation where it has none)."""
+    words = kit_of(get_game(game)).words_module()
+    return lambda notation: words.action_label(notation, lambda text: text)
+
+
+class Payloads:
+    """Builds the state message of a seat; keeps each game's labeller."""
+
+    def __init__(self, now_ms: Callable[[], int]) -> None:
+        self.now_ms = now_ms
+        self._labels: dict[str, Callable[[str], str]] = {}
+
+    def for_seat(self, live: Live, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` (None: a spectator) sees: its view, its legal moves with labels, the events of the
+        latest moves as that seat may see them, the result, the clocks and the seats."""
+        started = live.status != "open"
+        over = live.status == "over"
+        result = clocks.table_result(live.state.scores(), live.state.winners(), live.out()) if over else None
+        return {
+            "seq": live.seq,
+            "seat": seat,
+            "to_act": live.to_act(),
+            "view": live.state.view(seat) if started else None,
+            "legal": self.legal(live, seat),
+            "events": [{"seq": seq, **event.view(seat)} for seq, event in live.events],
+            "result": result,
+            "clocks": self.clocks(live) if started else None,
+            "seats": [s.public(n) for n, s in enumerate(live.seats)],
+        }
+
+    def legal(self, live: Live, seat: int | None) -> list[dict[str, Any]]:
+        """The seat's legal moves now (none when it is not to act): index, notation and label."""
+        if seat is None or seat not in live.to_act():
+            return []
+        label = self._labels.get(live.game)
+        if label is None:  # once per game (setdefault would look the module up for every message)
+            label = self._labels[live.game] = labeller(live.game)
+        legal = []
+        for action in live.state.legal_actions(seat):
+            notation = live.state.action_text(seat, action)
+            legal.append({"action": action, "notation": notation, "label": label(notation)})
+        return legal
+
+    def clocks(self, live: Live) -> dict[str, Any] | None:
+        """The time left per seat now (null for seats without a clock) and whose clock runs."""
+        if live.timing.pace is None:
+            return None
+        now = self.now_ms()
+        timed = set(live.timed())
+        return {
+            "now_ms": now,
+            "seats": [
+                {
+                    "seat": n,
+                    "remaining_ms": clocks.remaining(live.timing, s.clock, now) if n in timed else None,
+                    "running": n in timed and s.clock.deadline_ms is not None and live.status == "playing",
+                }
+                for n, s in enumerate(live.seats)
+            ],
+        }
