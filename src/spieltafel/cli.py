@@ -511,6 +511,16 @@ app.command("arena")(arena_command)  # imports its extra's packages when it runs
 optional_command("serve", "spieltafel.server.command", "serve", "server")
 optional_command("connect", "spieltafel.connect", "connect_command", "client")
 optional_command("worker", "spieltafel.server.command", "worker", "server")
+optional_command("backup", "spieltafel.server.ops.backup", "backup_command", "server")
+optional_command("restore", "spieltafel.server.ops.backup", "restore_command", "server")
+try:
+    from spieltafel.server.command import admin_app
+
+    app.add_typer(admin_app, name="admin")
+except ModuleNotFoundError as error:
+    if not is_missing_dependency(error):
+        raise
+    optional_command("admin", "spieltafel.server.command", "admin_app", "server")
 
 
 def main() -> None:

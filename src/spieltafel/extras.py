@@ -8,7 +8,7 @@ mypy-extensions alone. Everything else comes with an extra (``pip install 'spiel
 from __future__ import annotations
 
 EXTRAS: dict[str, str] = {
-    "server": "spieltafel serve and spieltafel worker: the online platform (FastAPI, SQLAlchemy, Redis)",
+    "server": "spieltafel serve, worker, backup and restore: the online platform (FastAPI, SQLAlchemy, Redis)",
     "client": "spieltafel connect: a bot or a program plays a seat of a table on a server (httpx, websockets)",
     "rl": "spieltafel.rl: PettingZoo and Gymnasium environments (numpy)",
     "arena": "spieltafel arena: tournaments with ratings, plots and Ray (openskill, matplotlib, ray)",

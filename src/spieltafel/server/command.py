@@ -16,6 +16,8 @@ from pydantic import ValidationError
 from uvicorn.supervisors.multiprocess import Multiprocess
 
 from spieltafel.server.bots.runners import Chore
+from spieltafel.server.errors import ServiceError
+from spieltafel.server.ops.logs import configure, log_config
 from spieltafel.server.settings import MAX_MESSAGE_BYTES, Settings
 
 if TYPE_CHECKING:
@@ -57,7 +59,8 @@ def serve(
     from spieltafel.server.app import create_app
 
     config = uvicorn.Config(
-        create_app(settings), log_level=log_level, ws_max_size=4 * MAX_MESSAGE_BYTES,
+        create_app(settings), log_level=log_level, log_config=log_config(settings.log_format, log_level),
+        ws_max_size=4 * MAX_MESSAGE_BYTES,
         ws_per_message_deflate=WS_DEFLATE, lifespan="on",
         proxy_headers=True, forwarded_allow_ips=settings.forwarded_allow_ips,
     )
@@ -74,6 +77,7 @@ def worker(
     """Play the bots' turns from the site's Redis job queue, sweep missed deadlines and send due 'your turn'
     e-mails (docs/deploy.md)."""
     settings = _settings(data, database_url, redis_url, bot_workers)
+    configure(settings.log_format)
     if not settings.redis_url:
         raise typer.BadParameter("a worker takes its jobs from Redis: give --redis-url", param_hint="--redis-url")
     if not settings.bot_workers:
@@ -136,10 +140,13 @@ def _serve_processes(settings: Settings, listener: socket.socket, workers: int, 
         await database.close()
 
     asyncio.run(migrate())  # once, before the processes start
+    if settings.metrics:
+        shared_metrics_folder()
     for name, value in settings.model_dump(exclude_none=True).items():  # dicts and lists as JSON, as they are read
         os.environ[f"SPIELTAFEL_{name.upper()}"] = json.dumps(value) if isinstance(value, dict | list) else str(value)
     config = uvicorn.Config(
         "spieltafel.server.app:create_app", factory=True, workers=workers, log_level=log_level,
+        log_config=log_config(settings.log_format, log_level),
         ws_max_size=4 * MAX_MESSAGE_BYTES, ws_per_message_deflate=WS_DEFLATE, lifespan="on",
     )
     _AnnouncingProcesses(config, [listener], url_line).run()
@@ -178,7 +185,60 @@ class _Announcing:
         self._server.run(sockets=sockets)
 
 
+def shared_metrics_folder() -> str:
+    """The folder where the processes of ``serve --workers N`` keep their metrics (prometheus-client's
+    multiprocess mode): ``PROMETHEUS_MULTIPROC_DIR`` when set (shared with the workers; empty it before the
+    site starts), else a new temporary one for these processes alone."""
+    import tempfile
+
+    from spieltafel.server.ops.metrics import MULTIPROCESS_DIR
+
+    folder = os.environ.get(MULTIPROCESS_DIR) or tempfile.mkdtemp(prefix="spieltafel-metrics-")
+    os.environ[MULTIPROCESS_DIR] = folder
+    return folder
+
+
 def _where(settings: Settings) -> str:
     if settings.database_url:
         return settings.database_url.split("@")[-1]
     return str((settings.data_dir / "spieltafel.db").resolve())
+
+
+# --- spieltafel admin: site roles (issue 30) ------------------------------------------------------------
+
+admin_app = typer.Typer(no_args_is_help=True, help="Site roles: who moderates (docs/deploy.md, Moderation).")
+
+
+async def grant_role(settings: Settings, name: str, role: str) -> None:
+    """Give ``name`` the role ``role`` on the site of ``settings`` (written to the audit log, no actor)."""
+    from spieltafel.server.accounts.service import AccountService
+    from spieltafel.server.db import Database
+    from spieltafel.server.social.moderation import ModerationService
+
+    db = Database(settings.prepare().resolved_database_url())
+    await db.start()
+    try:
+        await ModerationService(db, AccountService(db), None).grant(name, role)
+    finally:
+        await db.close()
+
+
+@admin_app.command("grant")
+def grant(
+    name: Annotated[str, typer.Argument(help="the account's name")],
+    role: Annotated[str, typer.Argument(help="moderator, admin, or player (takes a role back)")],
+    data: Annotated[Path | None, typer.Option("--data", help="data folder [default: ./spieltafel-data]")] = None,
+    database_url: Annotated[str | None, typer.Option(help="SQLAlchemy async URL instead of SQLite")] = None,
+) -> None:
+    """Give an account a site role: moderators and admins moderate chat and players, admins read the audit log."""
+    given: dict[str, object] = {}
+    if data is not None:
+        given["data_dir"] = data
+    if database_url is not None:
+        given["database_url"] = database_url
+    try:
+        asyncio.run(grant_role(Settings(**given), name, role))  # type: ignore[arg-type]
+    except ServiceError as error:
+        typer.echo(f"spieltafel admin grant: {error.message}", err=True)
+        raise typer.Exit(1) from error
+    typer.echo(f"{name}: site role {role}")

@@ -31,6 +31,7 @@ from limits.aio.strategies import MovingWindowRateLimiter
 from redis.asyncio import BlockingConnectionPool
 
 from spieltafel.server.errors import ServiceError
+from spieltafel.server.ops import metrics
 
 DEFAULT_LIMITS: Final[Mapping[str, str]] = {
     "sign_in_name": "5/minute;20/hour;100/day",
@@ -56,6 +57,7 @@ class RateLimited(ServiceError):
     def __init__(self, what: str, retry_after: int) -> None:
         super().__init__("rate-limited", f"too many {what}; try again in {retry_after} s")
         self.retry_after = retry_after
+        metrics.rate_limited(what)
 
 
 def limits_from(overrides: Mapping[str, str]) -> dict[str, list[RateLimitItem]]:

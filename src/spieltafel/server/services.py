@@ -29,6 +29,7 @@ from spieltafel.server.accounts.service import AccountService
 from spieltafel.server.bots.jobs import CLOSE_SECONDS, JobQueue, MemoryJobs, RedisJobs, stop
 from spieltafel.server.bots.runners import BotPool, BotRunner, Chore
 from spieltafel.server.db import Database
+from spieltafel.server.ops import metrics
 from spieltafel.server.ratelimit import RateLimits
 from spieltafel.server.realtime.hub import Hub, RedisHub
 from spieltafel.server.settings import Settings
@@ -81,6 +82,7 @@ async def open_site(
     settings.prepare()
     db = Database(settings.resolved_database_url())
     await db.start()
+    metrics.watch_pool(db.engine)
     hub: Hub = Hub()
     jobs: JobQueue = MemoryJobs()
     if settings.redis_url:

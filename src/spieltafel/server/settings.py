@@ -68,6 +68,13 @@ class Settings(BaseSettings):
         default=300, ge=0, le=86400, description="how long a turn-based game waits before the e-mail goes out"
     )
     public_url: str | None = Field(default=None, description="the server's address in e-mails' links")
+    log_format: Literal["text", "json"] = Field(
+        default="text", description="the logs: plain lines, or one JSON object per line (server.ops.logs)"
+    )
+    metrics: bool = Field(default=False, description="answer GET /metrics (Prometheus format; server.ops.metrics)")
+    metrics_allow_ips: str = Field(
+        default="127.0.0.1,::1", description="addresses or networks that may read /metrics (comma-separated; '*' any)"
+    )
 
     @model_validator(mode="after")
     def _bots_need_a_queue(self) -> Settings:

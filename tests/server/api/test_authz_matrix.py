@@ -194,6 +194,7 @@ def probes(w: World) -> list[Probe]:
     return [
         Probe("GET", "/openapi.json", "/openapi.json", everyone(200)),
         Probe("GET", "/healthz", "/healthz", everyone(200)),
+        Probe("GET", "/metrics", "/metrics", everyone(404)),  # off unless SPIELTAFEL_METRICS (test_metrics)
         Probe("GET", "/static", "/static/site.css", everyone(200)),
         # accounts, sessions, tokens
         Probe("POST", "/api/accounts", "/api/accounts", everyone(201), body=lambda: _credentials(w.account_name())),
@@ -233,6 +234,16 @@ def probes(w: World) -> list[Probe]:
         Probe("GET", "/api/mutes", "/api/mutes", signed_in(200)),
         Probe("PUT", "/api/mutes/{name}", f"/api/mutes/{w.names['other']}", signed_in(204, other_seat=422)),
         Probe("DELETE", "/api/mutes/{name}", f"/api/mutes/{w.names['other']}", signed_in(204, other_seat=422)),
+        # moderation (issue 30): none of these callers is a moderator or admin (test_moderation has them)
+        Probe("POST", "/api/reports", "/api/reports", signed_in(201, other_seat=422),
+              body={"name": w.names["other"], "reason": "spam"}),
+        Probe("GET", "/api/moderation/reports", "/api/moderation/reports", signed_in(403)),
+        Probe("POST", "/api/moderation/chat/{chat_id}/hide", "/api/moderation/chat/1/hide", signed_in(403)),
+        Probe("POST", "/api/moderation/accounts/{name}/mute", f"/api/moderation/accounts/{w.names['other']}/mute",
+              signed_in(403), body={"minutes": 5}),
+        Probe("POST", "/api/moderation/accounts/{name}/ban", f"/api/moderation/accounts/{w.names['other']}/ban",
+              signed_in(403), body={"reason": "spam"}),
+        Probe("GET", "/api/moderation/audit", "/api/moderation/audit", signed_in(403)),
         # pages
         Probe("GET", "/", "/", everyone(200)),
         Probe("GET", "/signup", "/signup", everyone(200)),
@@ -267,6 +278,12 @@ def probes(w: World) -> list[Probe]:
         Probe("GET", "/account/export", "/account/export", signed_in(200, refused=SIGNIN)),
         Probe("POST", "/account/delete", "/account/delete", signed_in(403, refused=SIGNIN),
               form={"password": "not the password", "confirm": "1"}),
+        Probe("GET", "/moderation", "/moderation", signed_in(403, refused=SIGNIN)),  # moderators: test_moderation
+        Probe("POST", "/moderation/chat/{chat_id}/hide", "/moderation/chat/1/hide", signed_in(403, refused=SIGNIN)),
+        Probe("POST", "/moderation/accounts/{name}/mute", f"/moderation/accounts/{w.names['other']}/mute",
+              signed_in(403, refused=SIGNIN), form={"minutes": "10"}),
+        Probe("POST", "/moderation/accounts/{name}/ban", f"/moderation/accounts/{w.names['other']}/ban",
+              signed_in(403, refused=SIGNIN), form={"reason": "spam"}),
         Probe("POST", "/account/password", "/account/password", signed_in(403, refused=SIGNIN),
               form={"current": "not the password", "new": "a brand new secret 1", "new2": "a brand new secret 1"}),
         Probe("POST", "/account/tokens", "/account/tokens", signed_in(201, refused=SIGNIN)),
@@ -288,6 +305,8 @@ def probes(w: World) -> list[Probe]:
         Probe("GET", "/leaderboards", "/leaderboards", everyone(303)),  # to the first game's board
         Probe("GET", "/leaderboards/{game}", "/leaderboards/iquazu", everyone(200)),
         Probe("GET", "/players/{name}", f"/players/{w.names['owner']}", everyone(200)),
+        Probe("POST", "/players/{name}/report", f"/players/{w.names['other']}/report",
+              signed_in(200, refused=SIGNIN, other_seat=422), form={"reason": "spam"}),
         # private tables and rematches: a private table is missing (404) for whoever does not sit there
         Probe("GET", "/api/tables/{table_id}/state", f"/api/tables/{private}/state", only_owner),
         Probe("GET", "/api/tables/{table_id}", f"/api/tables/{private}", only_owner),

@@ -12,6 +12,7 @@ from starlette.requests import HTTPConnection
 
 from spieltafel.server.accounts.service import Account, Credential
 from spieltafel.server.errors import Unauthenticated
+from spieltafel.server.ops.logs import note_account
 from spieltafel.server.ratelimit import RateLimits
 from spieltafel.server.services import Services, services_of
 
@@ -44,6 +45,7 @@ async def account_for(connection: HTTPConnection) -> Account | None:
     if credential is None:
         return None
     account: Account | None = await _services(connection).accounts.by_credential(credential)
+    note_account(account.id if account else None)
     return account
 
 

@@ -26,6 +26,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from spieltafel.server.db import AccountRow, Database, SessionRow, TokenRow
 from spieltafel.server.errors import Conflict, Forbidden, Invalid, NotFound, Unauthenticated
 from spieltafel.server.realtime.hub import Hub
+from spieltafel.server.social.sanctions import banned_message
 
 NAME_PATTERN = re.compile(r"[A-Za-z0-9_-]{3,20}")
 MIN_PASSWORD = 8
@@ -198,6 +199,8 @@ class AccountService:
         ok = await asyncio.to_thread(_verify, stored, password)
         if row is None or not ok:
             raise Unauthenticated("wrong-credentials", _WRONG)
+        if row.banned:
+            raise Forbidden("banned", banned_message(row.language))
         return _account(row)
 
     async def open_session(self, account: Account) -> str:
@@ -286,4 +289,4 @@ class AccountService:
     async def _one(self, query: object) -> Account | None:
         async with self.db.session() as session:
             row = (await session.execute(query)).scalar_one_or_none()  # type: ignore[call-overload]
-        return _account(row) if row is not None else None
+        return _account(row) if row is not None and not row.banned else None

@@ -76,6 +76,10 @@ class MemoryJobs:
     async def done(self, delivery: Delivery) -> None:
         self._known.discard(delivery.job)
 
+    async def depth(self) -> int:
+        """Jobs waiting to be taken (the metrics)."""
+        return self._queue.qsize()
+
     async def start(self) -> None:
         """Nothing to connect."""
 
@@ -106,6 +110,10 @@ class RedisJobs:
 
     def put(self, job: BotJob) -> None:
         self._outbox.put_nowait(job)
+
+    async def depth(self) -> int:
+        """Jobs in the stream, waiting or being thought about (the metrics)."""
+        return int(await self.redis.xlen(self.stream))
 
     async def start(self) -> None:
         self._sender = asyncio.create_task(self._send())

@@ -3,6 +3,7 @@
 from spieltafel.server.db.engine import Database, migrate
 from spieltafel.server.db.models import (
     AccountRow,
+    AuditRow,
     Base,
     ChatRow,
     GuestRow,
@@ -11,6 +12,7 @@ from spieltafel.server.db.models import (
     MuteRow,
     RatingChangeRow,
     RatingRow,
+    ReportRow,
     SeatRow,
     SessionRow,
     TableRow,
@@ -18,6 +20,6 @@ from spieltafel.server.db.models import (
 )
 
 __all__ = [
-    "AccountRow", "Base", "ChatRow", "Database", "GuestRow", "LinkRow", "MoveRow", "MuteRow", "RatingChangeRow",
-    "RatingRow", "SeatRow", "SessionRow", "TableRow", "TokenRow", "migrate",
+    "AccountRow", "AuditRow", "Base", "ChatRow", "Database", "GuestRow", "LinkRow", "MoveRow", "MuteRow",
+    "RatingChangeRow", "RatingRow", "ReportRow", "SeatRow", "SessionRow", "TableRow", "TokenRow", "migrate",
 ]

@@ -59,6 +59,12 @@ class AccountRow(Base):
     deleted: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     """Deleted by its owner (``leaving``): the row stays for the seats of finished games, emptied (no name,
     password, address or language); those seats show "deleted player"."""
+    role: Mapped[str] = mapped_column(String(12), default="player", server_default="player")
+    """``player``, ``moderator`` or ``admin`` (``spieltafel admin grant``; server.social.moderation)."""
+    muted_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    """Until when a moderator muted the account site-wide (it cannot chat), None: not muted."""
+    banned: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    """Banned by a moderator: cannot sign in; its sessions and tokens were ended."""
 
 
 class SessionRow(Base):
@@ -183,6 +189,35 @@ class ChatRow(Base):
     account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"))
     channel: Mapped[str] = mapped_column(String(10))
     text: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    hidden: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    """Hidden by a moderator: no reader gets it any more."""
+
+
+class ReportRow(Base):
+    """A player's report of another account, or of one of its chat lines, for the moderators."""
+
+    __tablename__ = "reports"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    reporter_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"))
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), index=True)
+    chat_id: Mapped[int | None] = mapped_column(ForeignKey("chat_messages.id", ondelete="CASCADE"), nullable=True)
+    reason: Mapped[str] = mapped_column(String(500))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class AuditRow(Base):
+    """One moderator's or admin's action (or a role granted on the command line: no actor)."""
+
+    __tablename__ = "audit_log"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    actor_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id", ondelete="SET NULL"), nullable=True)
+    action: Mapped[str] = mapped_column(String(20))
+    account_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id", ondelete="SET NULL"), nullable=True)
+    chat_id: Mapped[int | None] = mapped_column(ForeignKey("chat_messages.id", ondelete="SET NULL"), nullable=True)
+    detail: Mapped[str] = mapped_column(String(500), default="")
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 

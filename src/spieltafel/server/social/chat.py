@@ -32,6 +32,7 @@ from spieltafel.server.db import AccountRow, ChatRow, Database, MuteRow
 from spieltafel.server.errors import Invalid, NotFound, TooMany, Unauthenticated
 from spieltafel.server.ratelimit import DEFAULT_LIMITS, RateLimited, RateLimits
 from spieltafel.server.realtime.hub import Hub
+from spieltafel.server.social.sanctions import refuse_if_muted
 from spieltafel.server.tables.service import TableService
 
 MAX_CHAT_CHARS = 500
@@ -101,6 +102,7 @@ class ChatService:
         """Keep ``text`` in the caller's channel (players when seated) and tell the table's watchers."""
         if account is None:
             raise Unauthenticated("signed-out", "sign in (session cookie or Bearer token) to chat")
+        await refuse_if_muted(self.db, account.id)  # a moderator's site-wide mute
         text = check_text(text)
         seat = await self.tables.seat_of(table_id, account)
         channel = CHANNELS[0] if seat is not None else CHANNELS[1]
@@ -142,7 +144,8 @@ class ChatService:
         query = (
             select(ChatRow.id, ChatRow.channel, AccountRow.name, AccountRow.program, ChatRow.text, ChatRow.created_at)
             .join(AccountRow, AccountRow.id == ChatRow.account_id)
-            .where(ChatRow.table_id == table_id, ChatRow.channel.in_(channels), ChatRow.id > after)
+            .where(ChatRow.table_id == table_id, ChatRow.channel.in_(channels), ChatRow.id > after,
+                   ChatRow.hidden.is_(False))
             .order_by(ChatRow.id.desc()).limit(HISTORY)
         )
         if account is not None:

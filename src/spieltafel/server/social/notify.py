@@ -23,6 +23,7 @@ from sqlalchemy import or_, select, update
 from spieltafel.server.accounts.service import Account
 from spieltafel.server.db import AccountRow, Database, SeatRow, TableRow
 from spieltafel.server.errors import Invalid
+from spieltafel.server.ops import metrics
 from spieltafel.server.settings import Settings
 
 log = logging.getLogger("spieltafel.server")
@@ -147,7 +148,9 @@ class Notifier:
             await asyncio.to_thread(self._deliver, message)
         except (OSError, smtplib.SMTPException):
             log.exception("an e-mail (%s) was not sent", subject)
+            metrics.email(sent=False)
             return False
+        metrics.email(sent=True)
         return True
 
     def _deliver(self, message: EmailMessage) -> None:

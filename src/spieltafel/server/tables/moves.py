@@ -5,6 +5,7 @@ to the log and committed before anybody is told; the table's clocks change with 
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -15,6 +16,7 @@ from spieltafel.server.db import Database
 from spieltafel.server.db.group_commit import GroupCommit, PlainMove
 from spieltafel.server.db.models import utcnow
 from spieltafel.server.errors import Conflict, Forbidden, Invalid, StaleSeq
+from spieltafel.server.ops import metrics
 from spieltafel.server.tables import clocks, rows
 from spieltafel.server.tables.cache import TableCache, move_detail
 from spieltafel.server.tables.clocks import SeatClock
@@ -48,6 +50,7 @@ class MoveWriter:
         if seat not in live.state.seats_to_act():
             acting = ", ".join(map(str, live.state.seats_to_act()))
             raise Forbidden("not-your-turn", f"it is not seat {seat}'s turn; seats to act: {acting}")
+        started = time.perf_counter()
         after = live.state.clone()
         try:
             events = after.apply(seat, action)
@@ -59,6 +62,7 @@ class MoveWriter:
             set() if after.is_over else set(after.seats_to_act()), self.now_ms(),
         )
         await self._append(live, seat, index, live.state.action_text(seat, index), after, changes)
+        metrics.moved(live.game, live.seats[seat].bot is not None, time.perf_counter() - started)
         live.set_clocks(changes)
         live.state, live.seq = after, seq + 1
         live.status = "over" if after.is_over else "playing"

@@ -30,6 +30,7 @@ from spieltafel.server.bots.jobs import BotJob, JobQueue
 from spieltafel.server.bots.runners import BotPool
 from spieltafel.server.db import Database, SeatRow, TableRow
 from spieltafel.server.errors import Conflict, Forbidden, Invalid, NotFound, StaleSeq, Unauthenticated
+from spieltafel.server.ops import metrics
 from spieltafel.server.realtime.hub import Hub
 from spieltafel.server.tables import creation, rows
 from spieltafel.server.tables.cache import TableCache
@@ -338,7 +339,8 @@ class TableService:
             return False
         level = live.seats[job.seat].bot or "random"
         seed = bot_seed(live.seed, job.seq, job.seat)
-        action = await self.bots.choose(live.game, live.state.to_json(), job.seat, level, seed)
+        with metrics.bot_thinking(live.game):
+            action = await self.bots.choose(live.game, live.state.to_json(), job.seat, level, seed)
         async with self.cache.lock(job.table_id):
             live = await self.cache.for_move(job.table_id, job.seq)
             if not _waits_for(live, job):

@@ -28,6 +28,7 @@ def install(app: FastAPI) -> None:
         board,
         i18n,
         leaving_pages,
+        moderation_page,
         pages,
         profiles,
         recovery_pages,
@@ -43,6 +44,7 @@ def install(app: FastAPI) -> None:
     app.include_router(account.router)
     app.include_router(recovery_pages.router)
     app.include_router(leaving_pages.router)
+    app.include_router(moderation_page.router)
     app.include_router(rules.router)
     app.include_router(replay.router)
     decorators = getattr(app.state, "state_decorators", None)

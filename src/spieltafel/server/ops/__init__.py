@@ -1,0 +1,1 @@
+"""Running a site: backups, structured logs and metrics (issue 30)."""

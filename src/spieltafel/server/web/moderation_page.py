@@ -1,0 +1,119 @@
+"""The moderators' page ``/moderation`` (issue 30): the reports with what to do about each (hide the chat line,
+mute the account for a time, ban it), and for admins the audit log. Moderators and admins only; the actions
+are ``server.social.moderation``'s, with every refusal shown on a page in the reader's language."""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import quote
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+
+from spieltafel.server.errors import ServiceError
+from spieltafel.server.numbers import BadNumber, parse_int
+from spieltafel.server.services import services_of
+from spieltafel.server.social.moderation import ModerationService
+from spieltafel.server.web.security import form_of
+from spieltafel.server.web.templating import account_of, gettext_of, number_refused, render
+
+router = APIRouter(include_in_schema=False)
+MUTE_CHOICES = (10, 60, 24 * 60, 7 * 24 * 60)
+"""The mute lengths offered, in minutes."""
+
+
+def _service(request: Request) -> ModerationService:
+    services = services_of(request)
+    return ModerationService(services.db, services.accounts, services.tables)
+
+
+async def _moderator(request: Request) -> tuple[Any, str] | Response:
+    """The signed-in moderator or admin and their role, or the page that refuses everyone else."""
+    me = account_of(request)
+    if me is None:
+        return RedirectResponse("/signin?next=/moderation", status_code=303)
+    role = await _service(request).role_of(me.id)
+    if role not in ("moderator", "admin"):
+        gettext = gettext_of(request)
+        context = {"heading": gettext("Moderation"), "text": gettext("Only moderators and admins may see this page.")}
+        return render(request, "message.html", context, 403)
+    return me, role
+
+
+def _mute_choices(gettext: Any) -> list[tuple[int, str]]:
+    names = [gettext("10 minutes"), gettext("1 hour"), gettext("1 day"), gettext("1 week")]
+    return list(zip(MUTE_CHOICES, names, strict=True))
+
+
+@router.get("/moderation", response_class=HTMLResponse)
+async def moderation_page(request: Request) -> Response:
+    who = await _moderator(request)
+    if isinstance(who, Response):
+        return who
+    _, role = who
+    service = _service(request)
+    context = {
+        "reports": await service.reports(),
+        "audit": await service.audit() if role == "admin" else None,
+        "mute_choices": _mute_choices(gettext_of(request)),
+        "done": request.query_params.get("done") == "1",
+    }
+    return render(request, "moderation.html", context)
+
+
+async def _act(request: Request, action: str, target: str) -> Response:
+    who = await _moderator(request)
+    if isinstance(who, Response):
+        return who
+    me, _ = who
+    form = form_of(request)
+    gettext = gettext_of(request)
+    service = _service(request)
+    try:
+        if action == "hide":
+            await service.hide(me, parse_int(target, "chat", 1, 2**62))
+        elif action == "mute":
+            await service.mute(me, target, parse_int(form.get("minutes", ""), "minutes", 0, 365 * 24 * 60))
+        else:
+            await service.ban(me, target, form.get("reason", ""))
+    except BadNumber as error:
+        context = {"heading": gettext("Not done"), "text": number_refused(error, gettext), "back": "/moderation"}
+        return render(request, "message.html", context, 422)
+    except ServiceError as refusal:
+        context = {"heading": gettext("Not done"), "text": refusal.message, "back": "/moderation"}
+        return render(request, "message.html", context, refusal.status)
+    return RedirectResponse("/moderation?done=1", status_code=303)
+
+
+@router.post("/moderation/chat/{chat_id}/hide")
+async def hide(request: Request, chat_id: str) -> Response:
+    return await _act(request, "hide", chat_id)
+
+
+@router.post("/moderation/accounts/{name}/mute")
+async def mute(request: Request, name: str) -> Response:
+    return await _act(request, "mute", name[:100])
+
+
+@router.post("/moderation/accounts/{name}/ban")
+async def ban(request: Request, name: str) -> Response:
+    return await _act(request, "ban", name[:100])
+
+
+@router.post("/players/{name}/report")
+async def report_player(request: Request, name: str) -> Response:
+    """A player's report of another player (from the profile page), with a reason."""
+    me = account_of(request)
+    name = name[:100]
+    if me is None:
+        return RedirectResponse(f"/signin?next=/players/{quote(name, safe='')}", status_code=303)
+    gettext = gettext_of(request)
+    back = f"/players/{quote(name, safe='')}"
+    try:
+        await _service(request).report(me, name, None, form_of(request).get("reason", ""))
+    except ServiceError as refusal:
+        context = {"heading": gettext("Not sent"), "text": refusal.message, "back": back}
+        return render(request, "message.html", context, refusal.status)
+    context = {"heading": gettext("Report sent"), "text": gettext("Thank you: the moderators will read your report."),
+               "back": back}
+    return render(request, "message.html", context)
