@@ -35,6 +35,7 @@ from spieltafel.core import (
 )
 
 from . import clocks
+from . import undo as takeback
 from .accounts import Account
 from .clocks import Limits, SeatClock, Timing
 from .db import AccountRow, Database, GuestRow, MoveRow, SeatRow, TableRow
@@ -125,6 +126,7 @@ class Live:
     timing: Timing = field(default_factory=Timing)
     leaver: str = "bot"
     leaver_bot: str | None = None
+    takebacks: takeback.Takebacks = field(default_factory=takeback.Takebacks)
 
     def seat_of(self, account: Account | None) -> int | None:
         """The seat ``account`` plays (None for a spectator and for a person who left or timed out)."""
@@ -479,6 +481,7 @@ class TableService:
             "result": result,
             "clocks": self._clocks(live) if started else None,
             "seats": [s.public(n) for n, s in enumerate(live.seats)],
+            "undo": live.takebacks.allowed(seat) if seat in to_act and not live.seats[seat].bot else 0,
         }
 
     def _clocks(self, live: Live) -> dict[str, Any] | None:
@@ -503,7 +506,8 @@ class TableService:
         """The finished game's record, straight from the log (Conflict before the end)."""
         live = await self._read(table_id)
         self._require_over(live)
-        actions = [RecordedAction(seat=seat, action=notation) for _, seat, notation in await self._moves(table_id)]
+        rows = takeback.standing_rows(await self._moves(table_id))  # the moves that stand, no takebacks
+        actions = [RecordedAction(seat=seat, action=notation) for _, seat, notation in rows]
         return GameRecord(
             game=live.game, players=live.players, options=dict(live.options), seed=live.seed,
             seats=[s.recorded(live.leaver) for s in live.seats],
@@ -518,7 +522,7 @@ class TableService:
     async def log_so_far(self, table_id: int) -> tuple[Live, list[tuple[int, int, str]]]:
         """The table and (seq, seat, notation) of every move so far, for a replay that the server draws for
         one seat only (``/tables/ID/history``): the log never leaves the server through this."""
-        return await self._read(table_id), await self._moves(table_id)
+        return await self._read(table_id), takeback.standing_rows(await self._moves(table_id))
 
     def _require_over(self, live: Live) -> None:
         if live.status != "over":
@@ -569,6 +573,8 @@ class TableService:
         if seat not in live.state.seats_to_act():
             acting = ", ".join(map(str, live.state.seats_to_act()))
             raise Forbidden("not-your-turn", f"it is not seat {seat}'s turn; seats to act: {acting}")
+        if takeback.asks_undo(action):
+            return await self._take_back(live, seat, seq)
         after = live.state.clone()
         try:
             events = after.apply(seat, action)
@@ -582,11 +588,23 @@ class TableService:
         await self._append(live, seat, index, live.state.action_text(seat, index), after, changes)
         self._set_clocks(live, changes)
         live.state, live.seq = after, seq + 1
+        live.takebacks.moved(after, seat, index, events)
         live.status = "over" if after.is_over else "playing"
         self._note_events(live, live.seq, events)
         self._changed(live, _move_detail(seq, seat, index, changes))
         if after.is_over:  # the players have the final state; the mover's answer waits for the ratings
             await self.finish(live)
+        return live.seq
+
+    async def _take_back(self, live: Live, seat: int, seq: int) -> int:
+        """Take back ``seat``'s latest move (a person's request, checked by :mod:`.undo`): a row of its own
+        in the log, the next ``seq``; the clocks run on. Other processes reload the table."""
+        after, events = takeback.plan(live, seat)
+        await self._append(live, seat, takeback.UNDO, takeback.UNDO_NOTATION, after, {})
+        live.takebacks.commit()
+        live.state, live.seq = after, seq + 1
+        self._note_events(live, live.seq, events)
+        self._changed(live)
         return live.seq
 
     def _remote_move(self, table_id: int, seq: int, detail: Any) -> None:
@@ -611,6 +629,7 @@ class TableService:
             return
         try:
             events = live.state.apply(seat, action)
+            live.takebacks.moved(live.state, seat, action, events)
         except Exception:
             self._live.pop(table_id, None)
             raise
@@ -893,7 +912,7 @@ class TableService:
         for seq, seat, action in rows.all():
             if seq < live.seq:  # applied meanwhile (a move carried by the hub)
                 continue
-            self._note_events(live, seq + 1, live.state.apply(seat, action))
+            self._note_events(live, seq + 1, takeback.replay_row(live, seat, action))
             live.seq = seq + 1
 
 
