@@ -150,3 +150,15 @@ def test_takeback_over_the_socket_reaches_every_seat(tmp_path: Path) -> None:
             assert back["seq"] == their_back["seq"] == 2 and back["undo"] == 0
             assert back["view"] == first["view"] and their_back["view"] == seen["view"]
             assert back["legal"] == first["legal"]
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [("en", "takes back: "), ("de", "nimmt zurück: "), ("nl", "neemt terug: ")],
+)
+def test_the_takeback_is_told_in_every_language(lang: str, words: str) -> None:
+    from spieltafel.server.web import board, i18n
+
+    event = {"kind": "undo", "seat": 0, "notation": "a down"}
+    text = board.event_text("niagara", event, i18n.gettext_for(lang))
+    assert words in text and "{" not in text and "undo" not in text
