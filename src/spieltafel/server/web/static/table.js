@@ -395,6 +395,12 @@ class TablePage {
     this.updatePlayers(state.to_act || [], state.chosen || []);
     this.setClocks(state.clocks);
     if (newSeq) this.restoreFocus();
+    // A forced move (the only legal action, e.g. Iquazú's "end" when nothing else is left) plays itself,
+    // unless a takeback is still open (then the player may want to take back first) or the player asks first.
+    const legal = state.legal || [];
+    if (newSeq && this.wasMyTurn && legal.length === 1 && !this.undoCount && !this.askFirst) {
+      this.send(Number(legal[0].action));
+    }
   }
 
   // -- chat ----------------------------------------------------------------------------------------
