@@ -147,3 +147,62 @@ def test_a_lost_connection_shows_a_banner_over_the_board_and_takes_no_moves(serv
     assert _api(server, "GET", f"/api/tables/{table}/state", None, emil_token)["seq"] == 0  # nothing was sent
     for page in (emil, fred):
         page.context.close()
+
+
+def test_a_whole_game_with_the_keyboard_alone(server: Server, browser: Any) -> None:
+    """Haleakala against a bot with nothing but arrows, Enter and Tab (in the chooser): the focus is on the
+    board when the turn comes, stays there after each move, and a move costs at most a few keys."""
+    gina = new_person(browser)
+    sign_up(gina, server.url, "fgina", PASSWORD)
+    token = _token(server, "fgina", PASSWORD)
+    body = {"game": "haleakala", "players": 2, "seats": [{"kind": "me"}, {"kind": "bot", "bot": "random"}]}
+    table: int = _api(server, "POST", "/api/tables", body, token)["id"]
+    gina.goto(f"{server.url}/tables/{table}")
+    wait_live(gina)
+    rng = __import__("random").Random(3)
+    keys = moves = 0
+    for _ in range(400):
+        gina.wait_for_function(
+            "() => document.querySelector('#turn-banner.mine') || document.querySelector('.result-table')"
+        )
+        if gina.locator(".result-table").count():
+            break
+        try:
+            gina.wait_for_function("() => document.getElementById('board').contains(document.activeElement)")
+        except Exception:
+            state = _api(server, "GET", f"/api/tables/{table}/state", None, token)
+            print(state["seq"], state["to_act"], state["result"], [i["notation"] for i in state["legal"]], state["undo"])
+            print(moves, gina.evaluate("() => [document.activeElement.outerHTML.slice(0, 200), document.querySelectorAll('#board [data-action], #board [data-actions]').length, [...document.querySelectorAll('#move-list button')].map(b => b.textContent)]"))
+            raise
+        seq = _seq(gina)
+        gina.wait_for_timeout(200)  # a person's pace: the socket takes at most 100 messages in 20 s
+        for _ in range(rng.randrange(3)):
+            gina.keyboard.press("ArrowRight")
+            keys += 1
+        gina.keyboard.press("Enter")
+        keys += 1
+        if gina.locator("#chooser:not([hidden])").count():
+            for _ in range(rng.randrange(2)):
+                gina.keyboard.press("Tab")
+                keys += 1
+            gina.keyboard.press("Enter")
+            keys += 1
+        moves += 1
+        try:
+            gina.wait_for_function(
+                "(n) => !window.spieltafelTable || window.spieltafelTable.seq !== n"
+                " || document.querySelector('.result-table')",
+                arg=seq,
+            )
+        except Exception:
+            state = _api(server, "GET", f"/api/tables/{table}/state", None, token)
+            print(state["seq"], state["to_act"], state["result"], [i["notation"] for i in state["legal"]], state["undo"])
+            print(moves, gina.evaluate("() => [document.activeElement.outerHTML.slice(0, 300), document.getElementById('chooser').hidden, document.getElementById('confirm-bar').hidden, document.getElementById('move-error').textContent, window.spieltafelTable.busy, document.querySelector('#connection').textContent, document.body.dataset.refused]"))
+            raise
+        assert gina.locator("#move-error:not([hidden])").count() == 0
+    else:
+        raise AssertionError("the game did not end")
+    assert moves > 10 and keys / moves <= 4, (keys, moves)
+    assert not gina.csp_errors, gina.csp_errors
+    gina.context.close()
+

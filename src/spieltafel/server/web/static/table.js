@@ -94,6 +94,7 @@ class TablePage {
     this.bind();
     this.bindChat();
     this.setClocks(config.clocks);
+    if ($("turn-banner").classList.contains("mine")) this.restoreFocus();  // a keyboard player starts on the board, not 20 Tabs away
     window.setInterval(() => this.tick(), 250);
     this.connect();
   }
@@ -237,7 +238,9 @@ class TablePage {
   restoreFocus() {
     const all = this.targets();
     const active = document.activeElement;
-    const lost = !active || active === document.body || !document.contains(active) || this.board.contains(active);
+    const hidden = active && active.closest && active.closest("[hidden]");  // e.g. the chooser's entry just used
+    const lost = !active || active === document.body || !document.contains(active) || this.board.contains(active)
+      || Boolean(hidden);
     if (!all.length || !lost) return;
     all[Math.min(this.focusIndex, all.length - 1)].focus();
   }
@@ -363,6 +366,7 @@ class TablePage {
     this.setConnection(this.texts.connected, true);
     this.clearSelection();
     this.showError(this.texts[message.code] || this.texts.error);
+    document.body.dataset.refused = String(message.code);
   }
 
   showError(text) {
@@ -386,6 +390,8 @@ class TablePage {
     }
     if (newSeq) { this.hideError(); this.cancelQuietly(); }
     this.legal = new Map((state.legal || []).map((item) => [Number(item.action), item.label || item.notation]));
+    const focusOnBoard = this.board.contains(document.activeElement);
+    if (focusOnBoard) this.focusIndex = Math.max(0, this.targets().indexOf(document.activeElement));
     if (typeof state.board === "string") {
       this.board.innerHTML = state.board;
     }
@@ -394,7 +400,7 @@ class TablePage {
     this.updateEvents(state.texts || []);
     this.updatePlayers(state.to_act || [], state.chosen || []);
     this.setClocks(state.clocks);
-    if (newSeq) this.restoreFocus();
+    if (newSeq || focusOnBoard) this.restoreFocus();  // the board was drawn anew: the focus stays on it
     // A forced move (the only legal action, e.g. Iquazú's "end" when nothing else is left) plays itself,
     // unless a takeback is still open (then the player may want to take back first) or the player asks first.
     const legal = state.legal || [];
