@@ -119,10 +119,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=40, help="games per game and player count")
     games = parser.parse_args().games
-    print(f"{'game':10} {'players':>7} {'turns':>6} | {'clicks before':>21} | {'clicks after':>21} | "
-          f"{'keys after':>14} | {'keys/move':>9}")
-    print(f"{'':10} {'':>7} {'':>6} | {'median':>6} {'p90':>6} {'mean':>7} | {'median':>6} {'p90':>6} {'mean':>7} | "
-          f"{'median':>6} {'p90':>7} | {'mean':>9}")
+    print(
+        f"{'game':10} {'players':>7} {'turns':>6} | {'clicks before':>21} | {'clicks after':>21} | "
+        f"{'keys after':>14} | {'keys/move':>9}"
+    )
+    print(
+        f"{'':10} {'':>7} {'':>6} | {'median':>6} {'p90':>6} {'mean':>7} | {'median':>6} {'p90':>6} {'mean':>7} | "
+        f"{'median':>6} {'p90':>7} | {'mean':>9}"
+    )
     for game, players in CASES:
         tally = Tally()
         for seed in range(games):

@@ -138,7 +138,8 @@ def test_takeback_over_the_socket_reaches_every_seat(tmp_path: Path) -> None:
             refused = mine.receive_json()
             assert refused["code"] == "invalid" and '"type": "undo"' in refused["message"]
             place = next(  # a disc on a beach without the boat: the shaman's step is still to come
-                item for item in first["legal"]
+                item
+                for item in first["legal"]
                 if item["notation"].startswith("place") and not item["notation"].endswith(f"b{first['view']['boat']}")
             )
             mine.send_json({"type": "move", "seq": 0, "action": place["action"]})
