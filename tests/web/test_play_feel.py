@@ -128,7 +128,9 @@ def test_ask_before_each_move_is_remembered_and_escape_cancels(server: Server, b
         page.context.close()
 
 
-def test_a_lost_connection_shows_a_banner_over_the_board_and_takes_no_moves(server: Server, browser: Any) -> None:
+def test_a_lost_connection_shows_a_banner_over_the_board_and_takes_no_moves(
+    server: Server, browser: Any, shots: Path
+) -> None:
     emil, fred, emil_token, _, table = _two_at_haleakala(server, "femil", "ffred", browser)
     emil.wait_for_selector("#turn-banner.mine")
     assert emil.locator("#offline-banner").is_hidden()
@@ -141,6 +143,7 @@ def test_a_lost_connection_shows_a_banner_over_the_board_and_takes_no_moves(serv
     move = _open_move(server, emil_token, table)
     emil.evaluate("(a) => window.spieltafelTable.send(a)", move["action"])  # a move while down: refused aloud
     assert emil.locator("#move-error").is_visible()
+    shoot(emil, shots, "connection-lost")
     time.sleep(1.5)  # a reconnect attempt or two fail while offline
     assert emil.locator("#offline-banner").is_visible() and _seq(emil) == 0
     emil.context.set_offline(False)
