@@ -137,6 +137,7 @@ def test_a_lost_connection_shows_a_banner_over_the_board_and_takes_no_moves(
     emil.context.set_offline(True)
     emil.evaluate("() => window.spieltafelTable.socket.close()")
     emil.wait_for_selector("#offline-banner:not([hidden])")
+    assert "Your turn" not in emil.locator("#turn-banner").inner_text()  # the banner no longer says so
     banner = emil.locator("#offline-banner").bounding_box()
     board = emil.locator("#board").bounding_box()
     assert banner and board and banner["y"] <= board["y"] + 5  # over the board, where the player looks
@@ -149,6 +150,7 @@ def test_a_lost_connection_shows_a_banner_over_the_board_and_takes_no_moves(
     emil.context.set_offline(False)
     emil.wait_for_selector("#offline-banner", state="hidden", timeout=30_000)
     wait_live(emil)
+    emil.wait_for_selector("#turn-banner.mine")  # the state message gives the turn back
     assert _api(server, "GET", f"/api/tables/{table}/state", None, emil_token)["seq"] == 0  # nothing was sent
     for page in (emil, fred):
         page.context.close()

@@ -350,6 +350,12 @@ class TablePage {
     const banner = $("offline-banner");
     if (banner) banner.hidden = !offline;
     document.body.classList.toggle("offline", offline);
+    if (offline) {  // no "Your turn" while no move can be sent; the next state message sets the banner again
+      const turn = $("turn-banner");
+      turn.classList.remove("mine");
+      turn.textContent = this.texts.reconnecting || "";
+      this.wasMyTurn = null;
+    }
     this.board.setAttribute("aria-disabled", offline ? "true" : "false");
   }
 
