@@ -24,9 +24,11 @@ import typer
 from spieltafel.bots import Observation, make_bot
 from spieltafel.console import user_errors
 from spieltafel.core import Game, Rng, SpieltafelError, State, get_game
+from spieltafel.core.undo import UNDO
 
 Player = Callable[[Observation], int]
-"""Anything that takes an observation and returns one of ``observation.legal``."""
+"""Anything that takes an observation and returns one of ``observation.legal`` (or, when
+``observation.undo`` is above 0, :data:`~spieltafel.core.undo.UNDO` to take back its latest move)."""
 
 MAX_REFUSALS = 5
 RECONNECTS = 5
@@ -111,7 +113,7 @@ def observe(server: Server, table_id: int, game: Game, message: dict[str, Any]) 
         return drawn[0].determinise(seat, rng)
 
     legal = [int(item["action"]) for item in message["legal"]]
-    return Observation(seat, legal, lambda: message["view"], sample)
+    return Observation(seat, legal, lambda: message["view"], sample, int(message.get("undo", 0)))
 
 
 def play(
@@ -166,6 +168,11 @@ def _play_socket(
             return result
         if message["legal"] and message["seq"] != played:
             action = player(observe(server, table_id, game, message))
+            if action == UNDO:  # a program takes back its latest move (docs/protocol.md)
+                socket.send(json.dumps({"type": "undo", "seq": message["seq"]}))
+                played = message["seq"]
+                say(f"seq {message['seq']}: undo")
+                continue
             notation = next((i["notation"] for i in message["legal"] if i["action"] == action), str(action))
             socket.send(json.dumps({"type": "move", "seq": message["seq"], "action": action}))
             played = message["seq"]

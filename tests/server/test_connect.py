@@ -150,3 +150,46 @@ def test_an_account_marks_itself_as_a_program(tmp_path: Path) -> None:
         assert http.get(f"/api/tables/{table_id}/chat").json()[0]["program"] is True
         assert http.put("/api/account/program", json={"program": "yes"}, headers=alice).status_code == 422
         assert http.put("/api/account/program", json={"program": True}).status_code == 401
+
+
+TAKING_BACK = '''
+import random
+
+from spieltafel.core.undo import UNDO
+
+taken = []
+rng = random.Random(4)
+
+
+def choose(observation):
+    """Take back up to three moves where the server allows it, else a random legal action."""
+    if observation.undo > 0 and len(taken) < 3:
+        taken.append(observation.undo)
+        return UNDO
+    return rng.choice(observation.legal)
+'''
+
+
+def test_a_program_takes_back_through_connect(server: Server, tmp_path: Path) -> None:
+    """A ``--player`` callable sees ``observation.undo`` and returns UNDO: the server takes the move back
+    (an entry of the log), the game goes on and the record holds only the moves that stand."""
+    player = tmp_path / "taking_back.py"
+    player.write_text(TAKING_BACK)
+    with httpx.Client(base_url=server.url, timeout=30) as http:
+        _, alice = account(http)
+        robot_token, _ = account(http, program=True)
+        body = {"game": "haleakala", "players": 2, "seats": [{"kind": "me"}, {"kind": "open"}]}
+        table_id = http.post("/api/tables", json=body, headers=alice).json()["id"]
+        process = connect(server, robot_token, table_id, "--player", f"{player}:choose")
+        try:
+            final = person_plays(http, table_id, alice, random.Random(9))
+            output, _ = process.communicate(timeout=60)
+        finally:
+            process.kill()
+        assert process.returncode == 0, output
+        takebacks = sum(1 for line in output.splitlines() if line.startswith("seq ") and line.endswith(": undo"))
+        assert takebacks == 3, output
+        record = GameRecord.model_validate(http.get(f"/api/tables/{table_id}/record").json())
+        assert all(action.action != "undo" for action in record.actions)
+        assert replay(record).scores() == final["result"]["scores"]
+        assert final["seq"] == len(record.actions) + 2 * takebacks  # each takeback and its move stay in the log

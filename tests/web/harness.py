@@ -178,7 +178,8 @@ def current_seq(page: Any) -> Any:
 
 
 def play_one(page: Any, rng: random.Random, keyboard: bool = False) -> None:
-    """Make one move as a person does: a target on the board (or the move list), then confirm or choose."""
+    """Make one move as a person does: a target on the board (or the move list), then the chooser where it
+    opens, and Confirm where the player asked to confirm each move (by default a click plays)."""
     page.wait_for_selector("#turn-banner.mine")
     seq = current_seq(page)
     targets = page.locator("#board [data-action], #board [data-actions]")
@@ -198,8 +199,7 @@ def play_one(page: Any, rng: random.Random, keyboard: bool = False) -> None:
             page.keyboard.press("Enter")
         else:
             choice.click()
-    else:
-        page.wait_for_selector("#confirm-bar:not([hidden])")
+    elif page.locator("#confirm-bar:not([hidden])").count():  # the player asked to confirm each move
         assert page.locator("#confirm-text").inner_text().strip()
         if keyboard:
             assert page.evaluate("() => document.activeElement.id") == "confirm-yes"

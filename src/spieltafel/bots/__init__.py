@@ -28,6 +28,9 @@ class Observation:
     legal: list[int]
     _view: Callable[[], dict[str, JSON]] = field(repr=False)
     _sample: Callable[[Rng], State] = field(repr=False)
+    undo: int = 0
+    """Online (``spieltafel connect``): how many of the seat's latest moves it may take back now; a
+    program may then return :data:`spieltafel.core.undo.UNDO` to take back one. Bots never do."""
 
     @property
     def view(self) -> dict[str, JSON]:

@@ -4,7 +4,7 @@ and its :class:`State` (one position, with legal actions, apply, views, clone an
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Self
 
@@ -59,6 +59,10 @@ class Game(ABC):
     options: ClassVar[tuple[OptionSpec, ...]] = ()
     simultaneous: ClassVar[bool] = False
     """True when several seats may have to choose at the same time (secret simultaneous choices)."""
+    closing_events: ClassVar[frozenset[str] | None] = None
+    """The event kinds after which a seat's moves can no longer be taken back (a reveal, a draw, the
+    river's flow, a scoring, the turn passing); see :meth:`State.closes_takeback`. None (the default,
+    for a game that says nothing) allows no takeback at all."""
 
     @abstractmethod
     def action_space_size(self, players: int) -> int:
@@ -212,6 +216,17 @@ class State(ABC):
         events: list[Event] = []
         self._apply(seat, index, events)
         return events
+
+    def closes_takeback(self, seat: Seat, events: Sequence[Event]) -> bool:
+        """Whether the action of ``seat`` that just produced ``events`` (``self`` is the state after it)
+        closes the seat's takeback window, so that neither it nor the seat's earlier moves can be taken
+        back: something hidden was revealed to someone (an event with a private part), chance was drawn
+        or the turn passed (an event kind the game lists in :attr:`Game.closing_events`), or another
+        seat must (also) act now. :func:`spieltafel.core.undo.takeback_window` walks a game's moves with it."""
+        closing = self.game.closing_events
+        if closing is None or self.seats_to_act() != (seat,):
+            return True
+        return any(event.private or event.kind in closing for event in events)
 
     def step(self, seat: Seat, action: Action) -> None:
         """Carry out a legal action without checking it and without events (for search)."""

@@ -228,6 +228,8 @@ def probes(w: World) -> list[Probe]:
               check=seat_is(seats)),
         Probe("POST", "/api/tables/{table_id}/moves", f"/api/tables/{play}/moves",
               signed_in(403, owner=422, token=422), body=illegal),
+        Probe("POST", "/api/tables/{table_id}/undo", f"/api/tables/{play}/undo",
+              signed_in(403, owner=409, token=409), body={"seq": 0}),
         Probe("GET", "/api/tables/{table_id}/record", f"/api/tables/{play}/record", everyone(409)),
         Probe("GET", "/api/tables/{table_id}/chat", f"/api/tables/{play}/chat", everyone(200)),
         Probe("POST", "/api/tables/{table_id}/chat", f"/api/tables/{play}/chat", signed_in(201), body={"text": "hi"}),
@@ -408,6 +410,8 @@ SOCKET_EXPECT: dict[str, dict[str, str]] = {
     "state": everyone("state"),  # type: ignore[dict-item]
     "move": {"anonymous": "signed-out", "revoked": "signed-out", "non-member": "not-seated",
              "spectator": "not-seated", "other-seat": "not-your-turn", "owner": "illegal", "token": "illegal"},
+    "undo": {"anonymous": "signed-out", "revoked": "signed-out", "non-member": "not-seated",
+             "spectator": "not-seated", "other-seat": "not-your-turn", "owner": "no-takeback", "token": "no-takeback"},
     "chat": {role: ("signed-out" if role in NOBODY else "chat") for role in ROLES},
 }
 
@@ -430,6 +434,7 @@ def test_every_socket_message_answers_every_caller_as_documented(world: World) -
             sent = {
                 "state": {"type": "state"},
                 "move": {"type": "move", "seq": first["seq"], "action": "no such move"},
+                "undo": {"type": "undo", "seq": first["seq"]},
                 "chat": {"type": "chat", "text": f"from {role}"},
             }
             for kind, message in sent.items():

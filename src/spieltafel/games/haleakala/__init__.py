@@ -22,6 +22,10 @@ class Haleakala(Game):
     title = "Haleakala"
     min_players = 2
     max_players = 2
+    closing_events = frozenset({"draw", "scoring", "eruption", "game-over"})
+    """Takeback: a card laid out from a face-down deck, a scoring, an eruption or the end closes the
+    window (and the turn passing, as for every game); placing or taking a disc before the shaman's
+    step, a card taken or bought and a lava chip shifted stay open."""
     options = (
         OptionSpec(
             "variant",

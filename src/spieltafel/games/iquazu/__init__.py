@@ -21,6 +21,11 @@ class Iquazu(Game):
     title = "Iquazú"
     min_players = 2
     max_players = 4
+    closing_events = frozenset(
+        {"draw", "reshuffle", "shift", "rock", "water", "water-box", "bonus-tile", "tile-points", "turn", "game-over"}
+    )
+    """Takeback: cards drawn from the face-down pile, a new rock strip turned over, water, a scoring or
+    the turn passing closes the window; a placement, a double-turn tile and a discard stay open."""
     options = (
         OptionSpec(
             "water",

@@ -23,6 +23,10 @@ class Niagara(Game):
     min_players = 3
     max_players = 5
     simultaneous = True
+    closing_events = frozenset({"reveal", "flow", "push", "falls", "ring", "cards-back", "game-over"})
+    """Takeback: a revealed paddle card, the river's flow (and a canoe over the falls), a new round or
+    the end closes the window (and a secret choice, which has a private part); canoe steps, launches,
+    loads, unloads, a bank, a rescue and a theft within the turn stay open."""
     options = (
         OptionSpec(
             "second-canoe",

@@ -40,6 +40,7 @@ from spieltafel.server.api.schemas import (
     TableWaiting,
     TokenListed,
     TokenOut,
+    Undo,
 )
 from spieltafel.server.privacy import TableNumber
 from spieltafel.server.services import Services, services_of
@@ -215,6 +216,14 @@ async def get_state(table_id: TableNumber, account: MaybeMe, request: Request) -
 async def post_move(table_id: TableNumber, body: Move, account: Me, request: Request) -> dict[str, int]:
     await rate_limits(request).hit("moves", str(account.id), "moves")
     return {"seq": await _services(request).tables.move(account, table_id, body.seq, body.action)}
+
+
+@router.post("/api/tables/{table_id}/undo", response_model=SeqOut, responses=_errors(401, 403, 404, 409, 422, LIMITED),
+             tags=["play"])
+async def post_undo(table_id: TableNumber, body: Undo, account: Me, request: Request) -> dict[str, int]:
+    """Take back the caller's latest move within its turn (``undo`` in the state says how many may be)."""
+    await rate_limits(request).hit("moves", str(account.id), "moves")
+    return {"seq": await _services(request).tables.move(account, table_id, body.seq, "undo")}
 
 
 @router.get("/api/tables/{table_id}/record", response_model=GameRecord, responses=_errors(404, 409, 422),

@@ -199,11 +199,16 @@ class StateOut(Strict):
     result: Result | None
     clocks: Clocks | None = Field(description="null without a time limit")
     seats: list[SeatInfo] = Field(description="who plays each seat now (a bot may have taken over)")
+    undo: int = Field(0, description="how many of its latest moves this seat may take back now (action 'undo')")
 
 
 class Move(Strict):
     seq: StrictInt = Field(ge=0, description="the seq of the state you saw")
     action: StrictInt | Annotated[StrictStr, Field(max_length=200)] = Field(description="index or notation")
+
+
+class Undo(Strict):
+    seq: StrictInt = Field(ge=0, description="the seq of the state you saw")
 
 
 class SeqOut(Strict):

@@ -1,6 +1,7 @@
 """The WebSocket ``/ws/tables/{id}``: state messages on connect and after every change, moves in.
 
-Client → server: ``{"type": "move", "seq", "action"}``, ``{"type": "state"}`` (send the state again) or
+Client → server: ``{"type": "move", "seq", "action"}``, ``{"type": "undo", "seq"}`` (take back the seat's latest
+move, :mod:`spieltafel.server.tables.undo`), ``{"type": "state"}`` (send the state again) or
 ``{"type": "chat", "text"}``. Server → client: ``{"type": "state", ...}`` (the fields of GET state),
 ``{"type": "chat", "messages": [...]}`` (with ``?chat=1`` on the URL: what this reader may read, all of it
 on connect, then each new message) and, to the sender only, ``{"type": "error", "code", "message"}``.
@@ -64,6 +65,12 @@ class MoveMessage(BaseModel):
     type: Literal["move"]
     seq: StrictInt = Field(ge=0)
     action: StrictInt | Annotated[StrictStr, Field(max_length=200)]
+
+
+class UndoMessage(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    type: Literal["undo"]
+    seq: StrictInt = Field(ge=0)
 
 
 class StateRequest(BaseModel):
@@ -232,6 +239,8 @@ class Connection:
             if isinstance(decoded, dict) and decoded.get("type") == "chat":
                 await self.say(ChatMessage.model_validate(decoded).text)
                 return
+            if isinstance(decoded, dict) and decoded.get("type") == "undo":  # a takeback (tables.undo)
+                decoded = {**UndoMessage.model_validate(decoded).model_dump(), "type": "move", "action": "undo"}
             move = MoveMessage.model_validate(decoded)
         except ValidationError as error:
             await self.send_error("invalid", _describe(error))
@@ -260,7 +269,7 @@ def _describe(error: ValidationError) -> str:
         where = ".".join(str(p) for p in problem["loc"]) or "message"
         parts.append(f"{where}: {problem['msg']}")
     return "; ".join(parts) + (' (expected {"type": "move", "seq": <int>, "action": <int or notation>}'
-                               ' or {"type": "chat", "text": <text>})')
+                               ' or {"type": "undo", "seq": <int>} or {"type": "chat", "text": <text>})')
 
 
 @router.websocket("/ws/tables/{table_id}")

@@ -103,7 +103,7 @@ class TableCache:
             for seq, seat, action in await rows.read_moves_from(session, table_id, live.seq):
                 if seq < live.seq:  # applied meanwhile (a move carried by the hub)
                     continue
-                self.note_events(live, seq + 1, live.state.apply(seat, action))
+                self.note_events(live, seq + 1, live.apply_row(seat, action))
                 live.seq = seq + 1
         self.keep(live)
         return live
@@ -139,7 +139,7 @@ class TableCache:
             self._live.pop(table_id, None)  # the cache disagrees with the log: load it afresh
             return
         try:
-            events = live.state.apply(seat, action)
+            events = live.apply_row(seat, action)
         except Exception:
             self._live.pop(table_id, None)
             raise

@@ -8,9 +8,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from spieltafel.bots import BOTS
-from spieltafel.core import Event, State
+from spieltafel.core import Event, State, get_game
 from spieltafel.server.accounts.service import Account
 from spieltafel.server.tables.clocks import SeatClock, Timing
+from spieltafel.server.tables.undo import UNDO, Takebacks
 
 STATUSES = ("open", "playing", "over")
 SEAT_KINDS = ("me", "open", "bot")
@@ -80,6 +81,8 @@ class Live:
     timing: Timing = field(default_factory=Timing)
     leaver: str = "bot"
     leaver_bot: str | None = None
+    takebacks: Takebacks = field(default_factory=Takebacks)
+    """The moves that stand and how many of them their seat may take back (:mod:`.undo`)."""
 
     def seat_of(self, account: Account | None) -> int | None:
         """The seat ``account`` plays (None for a spectator and for a person who left or timed out)."""
@@ -99,6 +102,20 @@ class Live:
 
     def to_act(self) -> list[int]:
         return list(self.state.seats_to_act()) if self.status == "playing" else []
+
+    def first_state(self) -> State:
+        """The table's game as it was set up, before any move."""
+        return get_game(self.game).new_state(self.players, self.seed, self.options)
+
+    def apply_row(self, seat: int, action: int) -> list[Event]:
+        """Apply one row of the log to the game: a move, or a takeback (:data:`.undo.UNDO`)."""
+        if action == UNDO:
+            self.state, events = self.takebacks.take_back(self.first_state(), seat)
+            self.takebacks.commit()
+            return events
+        events = self.state.apply(seat, action)
+        self.takebacks.moved(self.state, seat, action, events)
+        return events
 
     def note_events(self, seq: int, events: list[Event], keep: int) -> None:
         """Remember the events of the move that made ``seq``, the last ``keep`` of them (for the state message)."""

@@ -12,12 +12,13 @@ from typing import Any
 from sqlalchemy.exc import IntegrityError
 
 from spieltafel.core import SpieltafelError, State
+from spieltafel.core.undo import TakebackError
 from spieltafel.server.db import Database
 from spieltafel.server.db.group_commit import GroupCommit, PlainMove
 from spieltafel.server.db.models import utcnow
 from spieltafel.server.errors import Conflict, Forbidden, Invalid, StaleSeq
 from spieltafel.server.ops import metrics
-from spieltafel.server.tables import clocks, rows
+from spieltafel.server.tables import clocks, rows, undo
 from spieltafel.server.tables.cache import TableCache, move_detail
 from spieltafel.server.tables.clocks import SeatClock
 from spieltafel.server.tables.live import Live
@@ -50,6 +51,8 @@ class MoveWriter:
         if seat not in live.state.seats_to_act():
             acting = ", ".join(map(str, live.state.seats_to_act()))
             raise Forbidden("not-your-turn", f"it is not seat {seat}'s turn; seats to act: {acting}")
+        if undo.asks_undo(action):
+            return await self.take_back(live, seat, seq)
         started = time.perf_counter()
         after = live.state.clone()
         try:
@@ -65,11 +68,28 @@ class MoveWriter:
         metrics.moved(live.game, live.seats[seat].bot is not None, time.perf_counter() - started)
         live.set_clocks(changes)
         live.state, live.seq = after, seq + 1
+        live.takebacks.moved(after, seat, index, events)
         live.status = "over" if after.is_over else "playing"
         self.cache.note_events(live, live.seq, events)
         self.changed(live, move_detail(seq, seat, index, changes))
         if after.is_over:  # the players have the final state; the mover's answer waits for the ratings
             await self.results.finish(live)
+        return live.seq
+
+    async def take_back(self, live: Live, seat: int, seq: int) -> int:
+        """Take back ``seat``'s latest move (a person's request; the engine says which moves may be taken back:
+        :mod:`.undo`): a row of its own in the log with the next ``seq``; the clocks run on. Other processes
+        reload the table (the hub carries no move)."""
+        undo.check_person(live.seats[seat].bot)
+        try:
+            after, events = live.takebacks.take_back(live.first_state(), seat)
+        except TakebackError as error:
+            raise undo.refused(error) from error
+        await self._append(live, seat, undo.UNDO, undo.UNDO_NOTATION, after, {})
+        live.takebacks.commit()
+        live.state, live.seq = after, seq + 1
+        self.cache.note_events(live, live.seq, events)
+        self.changed(live, None)
         return live.seq
 
     async def _append(

@@ -40,7 +40,15 @@ class Payloads:
             "result": result,
             "clocks": self.clocks(live) if started else None,
             "seats": [s.public(n) for n, s in enumerate(live.seats)],
+            "undo": self.takebacks(live, seat),
         }
+
+    @staticmethod
+    def takebacks(live: Live, seat: int | None) -> int:
+        """How many of its latest moves ``seat`` may take back now (0 for a spectator, a bot, another's turn)."""
+        if seat is None or seat not in live.to_act() or live.seats[seat].bot:
+            return 0
+        return live.takebacks.allowed(seat)
 
     def legal(self, live: Live, seat: int | None) -> list[dict[str, Any]]:
         """The seat's legal moves now (none when it is not to act): index, notation and label."""

@@ -15,6 +15,7 @@ from spieltafel.server.errors import Conflict, NotFound
 from spieltafel.server.tables import rows
 from spieltafel.server.tables.cache import TableCache
 from spieltafel.server.tables.live import Live
+from spieltafel.server.tables.undo import standing_rows
 
 log = logging.getLogger("spieltafel.server")
 
@@ -46,7 +47,8 @@ class Results:
         """The finished game's record, straight from the log (Conflict before the end)."""
         live = await self.cache.read(table_id)
         require_over(live)
-        actions = [RecordedAction(seat=seat, action=notation) for _, seat, notation in await self._log(table_id)]
+        standing = standing_rows(await self._log(table_id))  # the moves that stand, no takebacks
+        actions = [RecordedAction(seat=seat, action=notation) for _, seat, notation in standing]
         return GameRecord(
             game=live.game, players=live.players, options=dict(live.options), seed=live.seed,
             seats=[s.recorded(live.leaver) for s in live.seats],
@@ -54,14 +56,15 @@ class Results:
         )
 
     async def moves(self, table_id: int) -> list[tuple[int, int, str]]:
-        """(seq, seat, notation) of every move of a finished game (Conflict before the end)."""
+        """(seq, seat, notation) of every row of a finished game's log, takebacks included (Conflict before
+        the end)."""
         require_over(await self.cache.read(table_id))
         return await self._log(table_id)
 
     async def log_so_far(self, table_id: int) -> tuple[Live, list[tuple[int, int, str]]]:
-        """The table and (seq, seat, notation) of every move so far, for a replay that the server draws for
+        """The table and (seq, seat, notation) of every move so far that stands, for a replay that the server draws for
         one seat only (``/tables/ID/history``): the log never leaves the server through this."""
-        return await self.cache.read(table_id), await self._log(table_id)
+        return await self.cache.read(table_id), standing_rows(await self._log(table_id))
 
     async def _log(self, table_id: int) -> list[tuple[int, int, str]]:
         async with self.db.session() as session:

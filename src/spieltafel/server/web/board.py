@@ -76,6 +76,10 @@ def event_text(game: str, event: Mapping[str, Any], gettext: Callable[[str], str
     kit = _kit(game)
     if kit is None or kit.words is None:
         return gettext("Something happened that cannot be shown in words.")
+    if event.get("kind") == "undo":  # a takeback (server/tables/undo.py), the same words for every game
+        who = _words(game).seat_name(event.get("seat"), gettext)
+        move = _words(game).action_label(str(event.get("notation", "")), gettext)
+        return gettext("{player} takes back: {move}").format(player=who, move=move)
     return _words(game).event_text(event, gettext)
 
 

@@ -711,7 +711,13 @@ def client_texts(gettext: Callable[[str], str]) -> dict[str, str]:
         "chosen_waiting": gettext("You have chosen. Waiting for: %(names)s"),
         "confirm": gettext("Confirm"),
         "cancel": gettext("Cancel"),
-        "confirm_question": gettext("Send this move? It cannot be undone."),
+        "confirm_question": gettext("Send this move?"),
+        "no-takeback": gettext(
+            "Nothing to take back: your last move revealed something, drew chance or ended your turn."
+        ),
+        "not_confirmed": gettext(
+            "The connection broke before your move was confirmed: look at the board once it is back."
+        ),
         "chooser_title": gettext("Choose a move"),
         "sending": gettext("Sending…"),
         "connecting": gettext("Connecting…"),

@@ -549,7 +549,7 @@ async def _running_game(request: Request, table_id: int) -> RunningGame:
     live, moves = await _tables(request).log_so_far(table_id)
     seat = live.seat_of(account_of(request))
     info = live.summary()
-    key = f"history:{table_id}:{len(moves)}"
+    key = f"history:{table_id}:{live.seq}"  # a takeback and a new move may give the same number of moves
     actions = [(mover, notation) for _, mover, notation in moves]
     timeline = _timelines(request).get(
         key,

@@ -57,6 +57,17 @@ function pollRematch(node) {
 }
 
 // -- a running table ----------------------------------------------------------------------------------
+const CONFIRM_KEY = "spieltafel.confirm-moves";
+
+// A choice the player made at the table, remembered in this browser (null when none or unavailable).
+function readChoice(key) {
+  try { return window.localStorage.getItem(key); } catch (e) { return null; }
+}
+
+function storeChoice(key, value) {
+  try { window.localStorage.setItem(key, value); } catch (e) { /* private mode: the choice lasts this page */ }
+}
+
 class TablePage {
   constructor(config) {
     this.config = config;
@@ -76,10 +87,14 @@ class TablePage {
     this.clocksAt = 0;
     this.sound = new TurnSound(this.config.pace === "live" && this.seat !== null && this.seat !== undefined, this.texts);
     this.wasMyTurn = null;
+    this.undoCount = $("undo-button") && !$("undo-button").hidden ? 1 : 0;
+    this.askFirst = readChoice(CONFIRM_KEY) === "on";  // off by default: a move can be taken back (docs/play.md)
+    this.focusIndex = 0;
     this.readInitialLegal();
     this.bind();
     this.bindChat();
     this.setClocks(config.clocks);
+    if ($("turn-banner").classList.contains("mine")) this.restoreFocus();  // a keyboard player starts on the board, not 20 Tabs away
     window.setInterval(() => this.tick(), 250);
     this.connect();
   }
@@ -135,6 +150,8 @@ class TablePage {
     $("move-list").addEventListener("click", activate);
     const keys = (event) => {
       if (event.key === "Enter" || event.key === " " || event.key === "Spacebar") activate(event);
+      const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[event.key];
+      if (step) { event.preventDefault(); this.moveFocus(step); }
     };
     this.board.addEventListener("keydown", keys);
     const leave = document.querySelector(".leave-box form");
@@ -144,11 +161,28 @@ class TablePage {
     $("chooser-cancel").addEventListener("click", () => this.cancel());
     $("chooser-list").addEventListener("click", (event) => {
       const button = event.target.closest("button[data-choice]");
-      if (button) this.send(Number(button.dataset.choice));
+      if (button) this.ask(Number(button.dataset.choice));  // confirmed too where the player asks first
     });
     document.addEventListener("keydown", (event) => {
       if (event.key === "Escape" && (!$("confirm-bar").hidden || !$("chooser").hidden)) this.cancel();
+      const typing = event.target.closest && event.target.closest("input, textarea, select, [contenteditable]");
+      if (typing || event.altKey || event.metaKey) return;
+      const undoKey = (event.key === "u" || event.key === "U") && !event.ctrlKey;
+      if (undoKey || (event.ctrlKey && (event.key === "z" || event.key === "Z"))) {
+        event.preventDefault();
+        this.undo();
+      }
     });
+    const undoButton = $("undo-button");
+    if (undoButton) undoButton.addEventListener("click", () => this.undo());
+    const toggle = $("confirm-toggle");
+    if (toggle) {
+      toggle.checked = this.askFirst;
+      toggle.addEventListener("change", () => {
+        this.askFirst = toggle.checked;
+        storeChoice(CONFIRM_KEY, toggle.checked ? "on" : "off");
+      });
+    }
   }
 
   label(action) {
@@ -160,6 +194,8 @@ class TablePage {
     this.hideError();
     this.clearSelection();
     this.returnFocus = target;
+    const index = this.targets().indexOf(target);
+    if (index >= 0) this.focusIndex = index;
     target.classList.add("selected");
     if (target.hasAttribute("data-actions")) {
       const actions = target.getAttribute("data-actions").trim().split(/\s+/).map(Number).filter((a) => this.legal.has(a));
@@ -185,7 +221,51 @@ class TablePage {
     if (this.legal.has(action)) this.ask(action);
   }
 
+  // The board's targets in document order; arrows move between them, the focus comes back after a move.
+  targets() {
+    return [...this.board.querySelectorAll("[data-action], [data-actions]")];
+  }
+
+  moveFocus(step) {
+    const all = this.targets();
+    if (!all.length) return;
+    const at = all.indexOf(document.activeElement);
+    const next = at < 0 ? 0 : (at + step + all.length) % all.length;
+    this.focusIndex = next;
+    all[next].focus();
+  }
+
+  restoreFocus() {
+    const all = this.targets();
+    const active = document.activeElement;
+    const hidden = active && active.closest && active.closest("[hidden]");  // e.g. the chooser's entry just used
+    const lost = !active || active === document.body || !document.contains(active) || this.board.contains(active)
+      || Boolean(hidden);
+    if (!all.length || !lost) return;
+    all[Math.min(this.focusIndex, all.length - 1)].focus();
+  }
+
+  undo() {
+    if (!this.undoCount || this.busy) return;
+    if (!this.socket || this.socket.readyState !== WebSocket.OPEN) {
+      this.showError(this.texts.reconnecting);
+      return;
+    }
+    this.cancelQuietly();
+    this.busy = true;
+    document.body.classList.add("busy");
+    this.setConnection(this.texts.sending);
+    this.socket.send(JSON.stringify({ type: "undo", seq: this.seq }));
+  }
+
+  setUndo(count) {
+    this.undoCount = Number(count) || 0;
+    const button = $("undo-button");
+    if (button) button.hidden = this.undoCount === 0;
+  }
+
   ask(action) {
+    if (!this.askFirst) { this.send(action); return; }  // one click per move unless the player asks first
     this.pending = action;
     $("chooser").hidden = true;
     $("confirm-text").textContent = `${this.label(action)} — ${this.texts.confirm_question || ""}`;
@@ -210,6 +290,10 @@ class TablePage {
   }
 
   send(action) {
+    if (document.body.classList.contains("offline")) {
+      this.showError(this.texts.reconnecting);
+      return;
+    }
     this.pending = null;
     $("confirm-bar").hidden = true;
     $("chooser").hidden = true;
@@ -231,7 +315,11 @@ class TablePage {
     this.setConnection(this.retry ? this.texts.reconnecting : this.texts.connecting);
     const socket = new WebSocket(url);
     this.socket = socket;
-    socket.addEventListener("open", () => { this.retry = 0; this.setConnection(this.texts.connected, true); });
+    socket.addEventListener("open", () => {
+      this.retry = 0;
+      this.setConnection(this.texts.connected, true);
+      this.setOffline(false);
+    });
     socket.addEventListener("message", (event) => {
       let message;
       try { message = JSON.parse(event.data); } catch (e) { return; }
@@ -242,6 +330,8 @@ class TablePage {
     });
     socket.addEventListener("close", (event) => {
       if (this.socket !== socket) return;
+      if (this.busy) this.showError(this.texts.not_confirmed);  // nothing is dropped silently
+      this.setOffline(true);
       this.busy = false;
       document.body.classList.remove("busy");
       if (event.code === CLOSE_SIGNED_OUT) {  // the sign-in ended: reconnecting would only watch
@@ -253,6 +343,20 @@ class TablePage {
       this.setConnection(this.texts.reconnecting);
       window.setTimeout(() => this.connect(), Math.min(10000, 500 * 2 ** Math.min(this.retry, 5)));
     });
+  }
+
+  // While the socket is down a banner lies over the board and the board takes no moves.
+  setOffline(offline) {
+    const banner = $("offline-banner");
+    if (banner) banner.hidden = !offline;
+    document.body.classList.toggle("offline", offline);
+    if (offline) {  // no "Your turn" while no move can be sent; the next state message sets the banner again
+      const turn = $("turn-banner");
+      turn.classList.remove("mine");
+      turn.textContent = this.texts.reconnecting || "";
+      this.wasMyTurn = null;
+    }
+    this.board.setAttribute("aria-disabled", offline ? "true" : "false");
   }
 
   setConnection(text, live = false) {
@@ -268,6 +372,7 @@ class TablePage {
     this.setConnection(this.texts.connected, true);
     this.clearSelection();
     this.showError(this.texts[message.code] || this.texts.error);
+    document.body.dataset.refused = String(message.code);
   }
 
   showError(text) {
@@ -291,13 +396,23 @@ class TablePage {
     }
     if (newSeq) { this.hideError(); this.cancelQuietly(); }
     this.legal = new Map((state.legal || []).map((item) => [Number(item.action), item.label || item.notation]));
+    const focusOnBoard = this.board.contains(document.activeElement);
+    if (focusOnBoard) this.focusIndex = Math.max(0, this.targets().indexOf(document.activeElement));
     if (typeof state.board === "string") {
       this.board.innerHTML = state.board;
     }
     this.updateMoveList(state.legal || []);
+    this.setUndo(state.undo);
     this.updateEvents(state.texts || []);
     this.updatePlayers(state.to_act || [], state.chosen || []);
     this.setClocks(state.clocks);
+    if (newSeq || focusOnBoard) this.restoreFocus();  // the board was drawn anew: the focus stays on it
+    // A forced move (the only legal action, e.g. Iquazú's "end" when nothing else is left) plays itself,
+    // unless a takeback is still open (then the player may want to take back first) or the player asks first.
+    const legal = state.legal || [];
+    if (newSeq && this.wasMyTurn && legal.length === 1 && !this.undoCount && !this.askFirst) {
+      this.send(Number(legal[0].action));
+    }
   }
 
   // -- chat ----------------------------------------------------------------------------------------
