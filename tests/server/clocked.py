@@ -12,6 +12,7 @@ import httpx
 from fastapi import FastAPI
 
 from spieltafel.server.app import create_app
+from spieltafel.server.settings import Settings
 
 from .conftest import settings_for
 from .helpers import Person, person
@@ -85,3 +86,20 @@ async def until(check: Any, what: str, polls: int = 3000) -> Any:
             return value
         await asyncio.sleep(0.01)
     raise AssertionError(f"never happened: {what}")
+
+
+@asynccontextmanager
+async def mailing_server(settings: Settings, clock: FakeClock) -> AsyncIterator[tuple[FastAPI, httpx.AsyncClient]]:
+    settings.sweep_seconds = 0
+    application = create_app(settings, now_ms=clock)
+    async with application.router.lifespan_context(application):
+        transport = httpx.ASGITransport(app=application)
+        async with httpx.AsyncClient(transport=transport, base_url="http://test") as http:
+            yield application, http
+
+
+def smtp_settings(folder: Path, port: int) -> Settings:
+    settings = settings_for(folder)
+    settings.smtp_host, settings.smtp_port, settings.smtp_security = "127.0.0.1", port, "none"
+    settings.public_url = "http://spieltafel.test"
+    return settings

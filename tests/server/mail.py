@@ -1,4 +1,5 @@
-"""A local SMTP sink (aiosmtpd) for the e-mail tests."""
+"""A local SMTP sink (aiosmtpd) for the e-mail tests (the ``sink`` fixture is in conftest.py) and a mail's text
+(the app with SMTP settings: ``clocked.mailing_server``)."""
 
 from __future__ import annotations
 
@@ -18,3 +19,8 @@ class Sink:
         return "250 OK"
 
 
+def body_of(mail: Message) -> str:
+    """The text of a mail, decoded (long lines come quoted-printable)."""
+    payload = mail.get_payload(decode=True)
+    assert isinstance(payload, bytes)
+    return payload.decode()

@@ -10,6 +10,8 @@ What is limited, and by what key (the defaults; ``SPIELTAFEL_RATE_LIMITS`` overr
   ``moves``: moves per account (HTTP and WebSocket together).
 - ``ws_messages``: messages per WebSocket connection (100 in 20 s); past it the socket is closed with 1008.
   Counted by the connection itself (:class:`LocalWindow`), also with Redis: a connection lives in one process.
+- ``reset_address``: password reset requests per client address; ``reset_target``: per name or e-mail
+  address asked about (counted whether or not it belongs to anybody, so a refusal tells nothing).
 - ``chat``: chat messages per account (5 in 10 s), counted by the chat service in this process and, with
   Redis, also here, so that an account talking through several server processes is counted once.
 """
@@ -39,6 +41,8 @@ DEFAULT_LIMITS: Final[Mapping[str, str]] = {
     "moves": "1000/minute",
     "ws_messages": "100 per 20 seconds",
     "chat": "5 per 10 seconds",
+    "reset_address": "5/minute;20/hour",
+    "reset_target": "3/hour;10/day",
 }
 REDIS_PREFIX = "spieltafel-limits"
 REDIS_CONNECTIONS = 50

@@ -23,6 +23,8 @@ from typing import Annotated
 from fastapi import Depends
 from starlette.requests import HTTPConnection
 
+from spieltafel.server.accounts.leaving import AccountData
+from spieltafel.server.accounts.recovery import Recovery
 from spieltafel.server.accounts.service import AccountService
 from spieltafel.server.bots.jobs import CLOSE_SECONDS, JobQueue, MemoryJobs, RedisJobs, stop
 from spieltafel.server.bots.runners import BotPool, BotRunner, Chore
@@ -113,6 +115,10 @@ class Services:
     """The rate limits (``ratelimit``), counted in Redis when the site has it."""
     notifier: Notifier
     """Addresses and 'your turn' e-mails (``social.notify``)."""
+    recovery: Recovery
+    """Password reset and e-mail verification links (``accounts.recovery``)."""
+    account_data: AccountData
+    """Export my data, delete my account (``accounts.leaving``)."""
     hubs: list[Hub] = field(default_factory=list)
     """The hubs of the chat and of the accounts' sign-outs (closed with the services)."""
 
@@ -133,6 +139,7 @@ class Services:
         return self.site.ratings
 
     async def close(self) -> None:
+        await self.recovery.settle()  # the mails still being sent
         for hub in self.hubs:
             await hub.close()
         await self.site.close()
@@ -153,7 +160,9 @@ async def open_services(settings: Settings, now_ms: Callable[[], int] | None = N
     chat = ChatService(site.db, site.tables, chat_hub, shared=rate if settings.redis_url else None)
     accounts = AccountService(site.db, sign_ins)
     notifier = Notifier(site.db, settings, site.tables.now_ms)
-    return Services(settings, site, accounts, chat, rate, notifier, [chat_hub, sign_ins])
+    recovery = Recovery(site.db, settings, accounts, notifier, site.tables.now_ms)
+    account_data = AccountData(site.db, accounts, site.tables)
+    return Services(settings, site, accounts, chat, rate, notifier, recovery, account_data, [chat_hub, sign_ins])
 
 
 def services_of(connection: HTTPConnection) -> Services:

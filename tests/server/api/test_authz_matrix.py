@@ -216,6 +216,12 @@ def probes(w: World) -> list[Probe]:
               signed_in(409, owner=204, other_seat=204)),
         Probe("GET", "/api/waiting", "/api/waiting", signed_in(200)),
         Probe("GET", "/api/account/email", "/api/account/email", signed_in(200)),
+        Probe("POST", "/api/password/reset", "/api/password/reset", everyone(202), body={"who": "nobody-at-all"}),
+        Probe("GET", "/api/account/export", "/api/account/export", signed_in(200)),
+        Probe("DELETE", "/api/account", "/api/account", signed_in(403), body={"password": "not the password"}),
+        Probe("POST", "/api/password/reset/confirm", "/api/password/reset/confirm", everyone(422),
+              body={"link": "x.y", "password": "a long new secret 99"}),
+        Probe("POST", "/api/account/email/verify", "/api/account/email/verify", everyone(422), body={"link": "x.y"}),
         Probe("PUT", "/api/account/email", "/api/account/email", signed_in(200), body={"email": None}),
         Probe("GET", "/api/tables/{table_id}", f"/api/tables/{play}", everyone(200)),
         Probe("GET", "/api/tables/{table_id}/state", f"/api/tables/{play}/state", everyone(200),
@@ -244,6 +250,13 @@ def probes(w: World) -> list[Probe]:
         Probe("POST", "/signup", "/signup", everyone(303), resets=True,
               form=lambda: {"name": w.account_name(), "password": PASSWORD, "password2": PASSWORD}),
         Probe("GET", "/signin", "/signin", everyone(200)),
+        Probe("GET", "/password/forgot", "/password/forgot", everyone(200)),
+        Probe("POST", "/password/forgot", "/password/forgot", everyone(202), form={"who": "nobody-at-all"}),
+        Probe("GET", "/password/reset", "/password/reset?link=x.y", everyone(410)),
+        Probe("POST", "/password/reset", "/password/reset", everyone(410),
+              form={"link": "x.y", "new": "a long new secret 99", "new2": "a long new secret 99"}),
+        Probe("GET", "/account/verify", "/account/verify?link=x.y", everyone(200)),
+        Probe("POST", "/account/verify", "/account/verify", everyone(410), form={"link": "x.y"}),
         Probe("POST", "/signin", "/signin", everyone(303), resets=True,
               form=lambda: {"name": w.names["other"], "password": PASSWORD}),
         Probe("POST", "/signout", "/signout", everyone(303), resets=True),
@@ -262,6 +275,9 @@ def probes(w: World) -> list[Probe]:
         Probe("POST", "/mutes", "/mutes", signed_in(303, refused=SIGNIN, other_seat=422),
               form={"name": w.names["other"], "action": "mute"}),
         Probe("GET", "/account", "/account", signed_in(200, refused=SIGNIN)),
+        Probe("GET", "/account/export", "/account/export", signed_in(200, refused=SIGNIN)),
+        Probe("POST", "/account/delete", "/account/delete", signed_in(403, refused=SIGNIN),
+              form={"password": "not the password", "confirm": "1"}),
         Probe("GET", "/moderation", "/moderation", signed_in(403, refused=SIGNIN)),  # moderators: test_moderation
         Probe("POST", "/moderation/chat/{chat_id}/hide", "/moderation/chat/1/hide", signed_in(403, refused=SIGNIN)),
         Probe("POST", "/moderation/accounts/{name}/mute", f"/moderation/accounts/{w.names['other']}/mute",
@@ -329,7 +345,8 @@ def socket_message_types() -> set[str]:
 @pytest.fixture(scope="module")
 def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
     settings = settings_for(tmp_path_factory.mktemp("matrix")).model_copy(
-        update={"rate_limits": {"accounts": "1000/minute", "sign_in_name": "1000/minute", "tables": "1000/minute"}}
+        update={"rate_limits": {"accounts": "1000/minute", "sign_in_name": "1000/minute", "tables": "1000/minute",
+                                  "reset_address": "1000/minute", "reset_target": "1000/minute"}}
     )
     with TestClient(create_app(settings), base_url="http://127.0.0.1") as client:
         yield World(client)

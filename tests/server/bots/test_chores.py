@@ -12,7 +12,7 @@ import httpx
 import pytest
 from sqlalchemy import func, select, update
 
-from spieltafel.server.db import Database, MoveRow, SeatRow
+from spieltafel.server.db import AccountRow, Database, MoveRow, SeatRow
 
 from ..backing import drop_site_database, reachable_redis, redis_keys, site_database
 from ..helpers import Person, person
@@ -61,6 +61,9 @@ async def test_workers_alone_handle_missed_deadlines_and_mail_once(
             await database.start()
             try:
                 async with database.write() as session:  # 12 hours pass while no server runs
+                    await session.execute(  # the address was verified (issue 28: only such get mail)
+                        update(AccountRow).where(AccountRow.email == address).values(email_verified=True)
+                    )
                     await session.execute(
                         update(SeatRow).where(SeatRow.table_id == late, SeatRow.deadline_ms.is_not(None))
                         .values(deadline_ms=int(time.time() * 1000) - 1000)

@@ -3,46 +3,33 @@ people with an address, never for live tables, and nothing at all when SMTP is n
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from pathlib import Path
+from urllib.parse import unquote
 
 import httpx
 import pytest
 from fastapi import FastAPI
 
-from spieltafel.server.app import create_app
-from spieltafel.server.settings import Settings
-
-from ..clocked import FakeClock, first_move, new_table, state
+from ..clocked import FakeClock, first_move, mailing_server, new_table, smtp_settings, state
 from ..conftest import settings_for
 from ..helpers import Person, person
-from ..mail import Sink
+from ..mail import Sink, body_of
 
 pytestmark = pytest.mark.anyio
 WAIT_MS = 300_000  # mail_after_seconds, the default
 
 
-@asynccontextmanager
-async def mailing_server(settings: Settings, clock: FakeClock) -> AsyncIterator[tuple[FastAPI, httpx.AsyncClient]]:
-    settings.sweep_seconds = 0
-    application = create_app(settings, now_ms=clock)
-    async with application.router.lifespan_context(application):
-        transport = httpx.ASGITransport(app=application)
-        async with httpx.AsyncClient(transport=transport, base_url="http://test") as http:
-            yield application, http
-
-
-def smtp_settings(folder: Path, port: int) -> Settings:
-    settings = settings_for(folder)
-    settings.smtp_host, settings.smtp_port, settings.smtp_security = "127.0.0.1", port, "none"
-    settings.public_url = "http://spieltafel.test"
-    return settings
-
-
-async def with_address(http: httpx.AsyncClient, who: Person, address: str) -> None:
+async def with_address(app: FastAPI, http: httpx.AsyncClient, who: Person, address: str, sink: Sink) -> None:
+    """Give ``who`` the address and follow the verification link mailed to it (issue 28: only a verified
+    address gets 'your turn' mails); the verification mail is taken out of the sink."""
     answer = await http.put("/api/account/email", json={"email": address}, headers=who.headers)
-    assert answer.status_code == 200 and answer.json() == {"email": address, "enabled": True}, answer.text
+    assert answer.status_code == 200, answer.text
+    assert answer.json() == {"email": address, "enabled": True, "verified": False}, answer.text
+    await app.state.services.recovery.settle()
+    mail = sink.messages.pop()
+    link = body_of(mail).split("link=", 1)[1].split()[0]
+    done = await http.post("/api/account/email/verify", json={"link": unquote(link)})
+    assert done.status_code == 200, done.text
 
 
 async def test_one_mail_per_waiting_turn_based_game(tmp_path: Path, sink: tuple[Sink, int]) -> None:
@@ -51,7 +38,7 @@ async def test_one_mail_per_waiting_turn_based_game(tmp_path: Path, sink: tuple[
     async with mailing_server(smtp_settings(tmp_path, port), clock) as (app, http):
         notifier = app.state.services.notifier
         alice, bob = await person(http, "a"), await person(http, "b")
-        await with_address(http, alice, "alice@example.org")
+        await with_address(app, http, alice, "alice@example.org", handler)
         turn = await new_table(http, alice, "haleakala", [{"kind": "me"}, {"kind": "open"}],
                                clock={"pace": "turn", "per_move": "1d"})
         live = await new_table(http, alice, "haleakala", [{"kind": "me"}, {"kind": "open"}],
@@ -89,8 +76,9 @@ async def test_mails_go_in_the_persons_language_and_addresses_are_checked(
         for bad in ("not an address", "a@b", "x" * 250 + "@example.org", "a@b.c\r\nBcc: eve@example.org"):
             refused = await http.put("/api/account/email", json={"email": bad}, headers=carla.headers)
             assert refused.status_code == 422 and refused.json()["detail"]["code"] in ("bad-email", "invalid"), bad
-        assert (await http.get("/api/account/email", headers=carla.headers)).json() == {"email": None, "enabled": True}
-        await with_address(http, carla, "carla@example.org")
+        assert (await http.get("/api/account/email", headers=carla.headers)).json() == {
+            "email": None, "enabled": True, "verified": False}
+        await with_address(app, http, carla, "carla@example.org", handler)
         accounts = app.state.services.accounts
         await accounts.set_language(await accounts.by_token(carla.token), "de")
         await new_table(http, carla, "haleakala", [{"kind": "me"}, {"kind": "bot", "bot": "random"}],
@@ -99,7 +87,7 @@ async def test_mails_go_in_the_persons_language_and_addresses_are_checked(
         assert await app.state.services.notifier.notify() == 1
         assert "Du bist am Zug" in handler.messages[0]["Subject"]
         cleared = await http.put("/api/account/email", json={"email": None}, headers=carla.headers)
-        assert cleared.json() == {"email": None, "enabled": True}
+        assert cleared.json() == {"email": None, "enabled": True, "verified": False}
         assert (await http.put("/api/account/email", json={"email": "x"})).status_code == 401
         assert (await http.get("/api/account/email", headers=dirk.headers)).json()["email"] is None
 
@@ -110,7 +98,7 @@ async def test_no_mail_without_smtp_settings(tmp_path: Path, sink: tuple[Sink, i
     async with mailing_server(settings_for(tmp_path), clock) as (app, http):
         alice = await person(http, "a")
         answer = await http.put("/api/account/email", json={"email": "alice@example.org"}, headers=alice.headers)
-        assert answer.json() == {"email": "alice@example.org", "enabled": False}
+        assert answer.json() == {"email": "alice@example.org", "enabled": False, "verified": False}
         await new_table(http, alice, "haleakala", [{"kind": "me"}, {"kind": "bot", "bot": "random"}],
                         clock={"pace": "turn", "per_move": "12h"})
         clock.advance(WAIT_MS)

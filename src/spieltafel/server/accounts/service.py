@@ -37,12 +37,20 @@ TOKEN_PREFIX = "stt_"
 
 SESSION_LIFETIME = timedelta(days=30)
 """A session ends on the server after this long, whatever its cookie says."""
+DELETED_NAME = "deleted player"
+"""What a deleted account's seats show, in the API, the pages and the records."""
+
 COMMON_PASSWORDS = Path(__file__).with_name("data") / "common-passwords.txt.gz"
 """The 20,000 most common passwords (Royce Williams' list as shipped by Django, BSD licence), lower case."""
 
 _hasher = PasswordHasher()
 _WRONG = "wrong name or password"
 _DUMMY_HASH = _hasher.hash("not a password of anybody")
+
+
+async def hash_password(password: str) -> str:
+    """The password's argon2id hash, made off the event loop."""
+    return await asyncio.to_thread(_hasher.hash, password)
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,7 +142,7 @@ class AccountService:
         check_name(name)
         check_password(password, name)
         await self._refuse_taken(name)
-        hashed = await asyncio.to_thread(_hasher.hash, password)
+        hashed = await hash_password(password)
         try:
             async with self.db.write() as session:
                 row = AccountRow(name=name, name_folded=name.casefold(), password_hash=hashed, program=program)
@@ -153,7 +161,7 @@ class AccountService:
             raise Conflict("name-taken", f"the name {name!r} is taken: {taken!r} differs from it only by case, and "
                                          "names must differ by more than case; choose another")
 
-    async def _named(self, session: AsyncSession, name: str) -> AccountRow | None:
+    async def named(self, session: AsyncSession, name: str) -> AccountRow | None:
         """The account a sign-in means by ``name``: the one of exactly that name, else the one whose name
         differs only by case; none when several do (two accounts that already differed only by case before
         names were folded: each signs in by its exact name)."""
@@ -183,10 +191,10 @@ class AccountService:
         return [(first.get(name.casefold(), "?"), name) for name in sorted(names)]
 
     async def authenticate(self, name: str, password: str) -> Account:
-        """The account for these credentials (the name in any case, :meth:`_named`); the same refusal for an
+        """The account for these credentials (the name in any case, :meth:`named`); the same refusal for an
         unknown name and a wrong password."""
         async with self.db.session() as session:
-            row = await self._named(session, name)
+            row = await self.named(session, name)
         stored = row.password_hash if row is not None else _DUMMY_HASH
         ok = await asyncio.to_thread(_verify, stored, password)
         if row is None or not ok:
@@ -218,7 +226,7 @@ class AccountService:
         except Unauthenticated as error:
             raise Forbidden("wrong-password", "the current password is wrong; nothing was changed") from error
         check_password(new, account.name)
-        hashed = await asyncio.to_thread(_hasher.hash, new)
+        hashed = await hash_password(new)
         async with self.db.write() as session:
             await session.execute(update(AccountRow).where(AccountRow.id == account.id).values(password_hash=hashed))
             await session.execute(delete(SessionRow).where(SessionRow.account_id == account.id))

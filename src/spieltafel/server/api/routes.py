@@ -151,14 +151,18 @@ async def create_table(body: NewTable, account: Me, request: Request) -> dict[st
 @router.get("/api/account/email", response_model=EmailOut, responses=_errors(401), tags=["accounts"])
 async def get_email(account: Me, request: Request) -> dict[str, Any]:
     notifier = _services(request).notifier
-    return {"email": await notifier.email_of(account), "enabled": notifier.enabled}
+    return {"email": await notifier.email_of(account), "enabled": notifier.enabled,
+            "verified": await notifier.verified(account)}
 
 
 @router.put("/api/account/email", response_model=EmailOut, responses=_errors(401, 422), tags=["accounts"])
 async def set_email(body: EmailIn, account: Me, request: Request) -> dict[str, Any]:
-    """Where to send an e-mail when a turn-based game waits for you (once per waiting game)."""
-    notifier = _services(request).notifier
-    return {"email": await notifier.set_email(account, body.email), "enabled": notifier.enabled}
+    """Where to send an e-mail when a turn-based game waits for you (once per waiting game) or a password
+    reset link; a new address gets a verification link and no other mail until it was clicked."""
+    services = _services(request)
+    stored = await services.recovery.set_email(account, body.email)
+    verified = await services.notifier.verified(account)
+    return {"email": stored, "enabled": services.notifier.enabled, "verified": verified}
 
 
 @router.get("/api/waiting", response_model=list[TableWaiting], responses=_errors(401), tags=["tables"])

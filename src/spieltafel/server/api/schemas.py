@@ -78,6 +78,7 @@ class EmailIn(Strict):
 class EmailOut(Strict):
     email: str | None
     enabled: bool = Field(description="whether this server sends e-mail at all (SMTP configured)")
+    verified: bool = Field(description="its owner clicked the link sent to it: only then does it get mail")
 
 
 class LiveClock(Strict):

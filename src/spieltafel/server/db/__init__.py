@@ -7,6 +7,7 @@ from spieltafel.server.db.models import (
     Base,
     ChatRow,
     GuestRow,
+    LinkRow,
     MoveRow,
     MuteRow,
     RatingChangeRow,
@@ -19,6 +20,6 @@ from spieltafel.server.db.models import (
 )
 
 __all__ = [
-    "AccountRow", "AuditRow", "Base", "ChatRow", "Database", "GuestRow", "MoveRow", "MuteRow", "RatingChangeRow",
-    "RatingRow", "ReportRow", "SeatRow", "SessionRow", "TableRow", "TokenRow", "migrate",
+    "AccountRow", "AuditRow", "Base", "ChatRow", "Database", "GuestRow", "LinkRow", "MoveRow", "MuteRow",
+    "RatingChangeRow", "RatingRow", "ReportRow", "SeatRow", "SessionRow", "TableRow", "TokenRow", "migrate",
 ]

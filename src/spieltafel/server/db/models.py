@@ -51,9 +51,14 @@ class AccountRow(Base):
     language: Mapped[str | None] = mapped_column(String(8), nullable=True)
     email: Mapped[str | None] = mapped_column(String(254), nullable=True)
     """Where to tell the person that a turn-based game waits for them (None: no e-mail)."""
+    email_verified: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    """Its owner clicked the link sent to ``email``: only then does it get 'your turn' and reset mails."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     program: Mapped[bool] = mapped_column(Boolean, default=False)
     """A program (a bot or an agent) rather than a person: marked as such wherever it shows."""
+    deleted: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    """Deleted by its owner (``leaving``): the row stays for the seats of finished games, emptied (no name,
+    password, address or language); those seats show "deleted player"."""
     role: Mapped[str] = mapped_column(String(12), default="player", server_default="player")
     """``player``, ``moderator`` or ``admin`` (``spieltafel admin grant``; server.social.moderation)."""
     muted_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
@@ -70,6 +75,21 @@ class SessionRow(Base):
     id_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
     account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), index=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class LinkRow(Base):
+    """A one-time link sent by e-mail (``recovery``): a password reset or an address verification. Only
+    the SHA-256 of the link's secret is stored; the row goes when the link is used or replaced."""
+
+    __tablename__ = "account_links"
+
+    id_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), index=True)
+    purpose: Mapped[str] = mapped_column(String(10))
+    """``reset`` or ``verify``."""
+    email: Mapped[str | None] = mapped_column(String(254), nullable=True)
+    """The address a ``verify`` link was sent to (it verifies that address only)."""
+    expires_ms: Mapped[int] = mapped_column(BigInteger)
 
 
 class TokenRow(Base):

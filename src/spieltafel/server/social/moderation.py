@@ -25,6 +25,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from spieltafel.server.accounts.auth import require_account
 from spieltafel.server.accounts.service import Account, AccountService
+from spieltafel.server.api.schemas import ErrorOut
 from spieltafel.server.db import (
     AccountRow,
     AuditRow,
@@ -213,6 +214,8 @@ async def require_admin(request: Request, account: Me) -> Account:
     return account
 
 
+_ERRORS: dict[int | str, dict[str, Any]] = {code: {"model": ErrorOut} for code in (400, 401, 403, 404, 409, 413, 422)}
+"""Every refusal a moderation route may give (documented for the API's schema)."""
 Moderator = Annotated[Account, Depends(require_moderator)]
 Admin = Annotated[Account, Depends(require_admin)]
 
@@ -243,36 +246,36 @@ class BanIn(Strict):
     reason: StrictStr = Field(max_length=MAX_REASON, description="why, 1 to 500 characters (in the audit log)")
 
 
-@router.post("/api/reports", status_code=201, response_model=ReportCreated, tags=["moderation"])
+@router.post("/api/reports", status_code=201, response_model=ReportCreated, responses=_ERRORS, tags=["moderation"])
 async def report(request: Request, me: Me, body: ReportIn) -> dict[str, int]:
     """Report an account, or one of its chat lines, to the moderators."""
     return {"id": await service(request).report(me, body.name, body.chat_id, body.reason)}
 
 
-@router.get("/api/moderation/reports", tags=["moderation"])
+@router.get("/api/moderation/reports", responses=_ERRORS, tags=["moderation"])
 async def reports(request: Request, _me: Moderator) -> list[dict[str, Any]]:
     return await service(request).reports()
 
 
-@router.post("/api/moderation/chat/{chat_id}/hide", status_code=204, tags=["moderation"])
+@router.post("/api/moderation/chat/{chat_id}/hide", status_code=204, responses=_ERRORS, tags=["moderation"])
 async def hide(request: Request, me: Moderator,
                chat_id: Annotated[int, Path(ge=1, le=2**62)]) -> Response:
     await service(request).hide(me, chat_id)
     return Response(status_code=204)
 
 
-@router.post("/api/moderation/accounts/{name}/mute", response_model=MuteOut, tags=["moderation"])
+@router.post("/api/moderation/accounts/{name}/mute", response_model=MuteOut, responses=_ERRORS, tags=["moderation"])
 async def mute(request: Request, me: Moderator, name: AccountName, body: MuteIn) -> dict[str, str | None]:
     until = await service(request).mute(me, name, body.minutes)
     return {"until": until.isoformat() if until else None}
 
 
-@router.post("/api/moderation/accounts/{name}/ban", status_code=204, tags=["moderation"])
+@router.post("/api/moderation/accounts/{name}/ban", status_code=204, responses=_ERRORS, tags=["moderation"])
 async def ban(request: Request, me: Moderator, name: AccountName, body: BanIn) -> Response:
     await service(request).ban(me, name, body.reason)
     return Response(status_code=204)
 
 
-@router.get("/api/moderation/audit", tags=["moderation"])
+@router.get("/api/moderation/audit", responses=_ERRORS, tags=["moderation"])
 async def audit(request: Request, _me: Admin) -> list[dict[str, Any]]:
     return await service(request).audit()

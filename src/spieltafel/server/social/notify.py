@@ -70,11 +70,21 @@ class Notifier:
             return await session.scalar(select(AccountRow.email).where(AccountRow.id == account.id))
 
     async def set_email(self, account: Account, address: str | None) -> str | None:
-        """Set (or with None or "" remove) the account's address; returns what is stored."""
+        """Set (or with None or "" remove) the account's address; returns what is stored. A new address is
+        unverified (it gets no mail until its owner clicks the link ``recovery`` sends to it)."""
         stored = check_email(address) if address and address.strip() else None
         async with self.db.write() as session:
-            await session.execute(update(AccountRow).where(AccountRow.id == account.id).values(email=stored))
+            await session.execute(
+                update(AccountRow).where(AccountRow.id == account.id, AccountRow.email.is_distinct_from(stored))
+                .values(email=stored, email_verified=False)
+            )
         return stored
+
+    async def verified(self, account: Account) -> bool:
+        """Whether the account's address was verified (False without an address)."""
+        async with self.db.session() as session:
+            found = await session.scalar(select(AccountRow.email_verified).where(AccountRow.id == account.id))
+        return bool(found)
 
     async def notify(self) -> int:
         """Mail every person a turn-based game waits for and who was not told about this turn yet."""
@@ -94,6 +104,7 @@ class Notifier:
             .join(AccountRow, AccountRow.id == SeatRow.account_id)
             .where(TableRow.status == "playing", TableRow.pace == "turn", SeatRow.since_ms.is_not(None))
             .where(SeatRow.gone.is_(None), SeatRow.bot.is_(None), AccountRow.email.is_not(None))
+            .where(AccountRow.email_verified.is_(True))  # only to an address its owner confirmed (recovery)
             .where(or_(SeatRow.mailed_since_ms.is_(None), SeatRow.mailed_since_ms != SeatRow.since_ms))
             .where(SeatRow.since_ms <= self.now_ms() - self.settings.mail_after_seconds * 1000)
             .order_by(SeatRow.since_ms)
@@ -121,19 +132,26 @@ class Notifier:
 
         subject, body = waiting_mail(waiting.language, waiting.name, waiting.game, waiting.table_id,
                                      self.settings.public_url)
+        if not await self.send(waiting.email, subject, body):
+            log.error("the 'your turn' e-mail for table %s seat %s was not sent", waiting.table_id, waiting.seat)
+            return 0
+        return 1
+
+    async def send(self, to: str, subject: str, body: str) -> bool:
+        """Send one plain-text mail; False (logged) when the SMTP server refused it or could not be reached."""
         message = EmailMessage()
         message["From"] = self.settings.mail_from
-        message["To"] = waiting.email
+        message["To"] = to
         message["Subject"] = subject
         message.set_content(body)
         try:
             await asyncio.to_thread(self._deliver, message)
         except (OSError, smtplib.SMTPException):
-            log.exception("the 'your turn' e-mail for table %s seat %s was not sent", waiting.table_id, waiting.seat)
+            log.exception("an e-mail (%s) was not sent", subject)
             metrics.email(sent=False)
-            return 0
+            return False
         metrics.email(sent=True)
-        return 1
+        return True
 
     def _deliver(self, message: EmailMessage) -> None:
         settings = self.settings

@@ -166,7 +166,7 @@ class RatingService:
         A private table's game shows (in the history and the recent games) only to those who sat at that
         table; anyone else sees neither its id nor its place, win or time (the totals still count it)."""
         async with self.db.session() as session:
-            account = await session.scalar(select(AccountRow).where(AccountRow.name == name))
+            account = await session.scalar(select(AccountRow).where(AccountRow.name == name, ~AccountRow.deleted))
             if account is None:
                 raise NotFound("no-account", f"there is no account {name[:60]!r}")
             ratings = (await session.execute(

@@ -11,6 +11,7 @@ from typing import Any, cast
 from sqlalchemy import Insert, Table, bindparam, delete, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from spieltafel.server.accounts.service import DELETED_NAME
 from spieltafel.server.db import AccountRow, MoveRow, SeatRow, TableRow
 from spieltafel.server.db.models import utcnow
 from spieltafel.server.tables.clocks import Limits, SeatClock
@@ -56,17 +57,18 @@ async def insert_table(
 
 
 async def read_seats(session: AsyncSession, table_id: int) -> list[Seat]:
+    """The table's seats with their people's names (a deleted account's as :data:`DELETED_NAME`)."""
     rows = await session.execute(
-        select(SeatRow, AccountRow.name, AccountRow.program)
+        select(SeatRow, AccountRow.name, AccountRow.program, AccountRow.deleted)
         .outerjoin(AccountRow, AccountRow.id == SeatRow.account_id)
         .where(SeatRow.table_id == table_id).order_by(SeatRow.seat)
     )
     return [
         Seat(
-            row.account_id, name, row.bot, bool(program), row.gone,
+            row.account_id, DELETED_NAME if deleted else name, row.bot, bool(program), row.gone,
             SeatClock(row.clock_ms, row.since_ms, row.deadline_ms),
         )
-        for row, name, program in rows.all()
+        for row, name, program, deleted in rows.all()
     ]
 
 

@@ -212,6 +212,12 @@ class TableService:
     async def get(self, table_id: int) -> dict[str, Any]:
         return (await self.cache.read(table_id)).summary()
 
+    def forget(self, table_ids: set[int]) -> None:
+        """Drop these tables from this process's cache: their seats changed outside a move (a deleted
+        account, ``accounts.leaving``), and the next read loads them again."""
+        for table_id in table_ids:
+            self.cache.forget(table_id)
+
     async def read(self, table_id: int) -> Live:
         """The table as this process knows it, checked against the log (NotFound for no table)."""
         return await self.cache.read(table_id)

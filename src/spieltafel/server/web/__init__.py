@@ -23,7 +23,18 @@ def install(app: FastAPI) -> None:
     from starlette.exceptions import HTTPException as StarletteHTTPException
 
     from spieltafel.server.errors import ServiceError
-    from spieltafel.server.web import account, board, i18n, moderation_page, pages, profiles, replay, rules
+    from spieltafel.server.web import (
+        account,
+        board,
+        i18n,
+        leaving_pages,
+        moderation_page,
+        pages,
+        profiles,
+        recovery_pages,
+        replay,
+        rules,
+    )
     from spieltafel.server.web.security import PageMiddleware, server_error
 
     i18n.load_all()
@@ -31,6 +42,8 @@ def install(app: FastAPI) -> None:
     app.include_router(pages.router)
     app.include_router(profiles.router)
     app.include_router(account.router)
+    app.include_router(recovery_pages.router)
+    app.include_router(leaving_pages.router)
     app.include_router(moderation_page.router)
     app.include_router(rules.router)
     app.include_router(replay.router)

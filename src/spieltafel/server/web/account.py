@@ -22,41 +22,42 @@ def _accounts(request: Request) -> Any:
     return services_of(request).accounts
 
 
-async def _page(request: Request, status: int = 200, **context: Any) -> Response:
+async def page(request: Request, status: int = 200, **context: Any) -> Response:
     me = account_of(request)
     if me is None:
         return RedirectResponse("/signin?next=/account", status_code=303)
     tokens = await _accounts(request).tokens(me)
     notifier = services_of(request).notifier
     values = {
-        "tokens": tokens, "error": None, "done": None, "new_token": None,
-        "email": await notifier.email_of(me), "mail_enabled": notifier.enabled, **context,
+        "tokens": tokens, "error": None, "done": None, "new_token": None, "delete_error": None,
+        "email": await notifier.email_of(me), "mail_enabled": notifier.enabled,
+        "verified": await notifier.verified(me), **context,
     }
     return render(request, "account.html", values, status=status)
 
 
 @router.get("/account", response_class=HTMLResponse)
 async def account_page(request: Request) -> Response:
-    return await _page(request)
+    return await page(request)
 
 
 @router.post("/account/password", response_class=HTMLResponse)
 async def change_password(request: Request) -> Response:
     me = account_of(request)
     if me is None:
-        return await _page(request)
+        return await page(request)
     gettext = gettext_of(request)
     form = form_of(request)
     new = form.get("new", "")
     if new != form.get("new2", ""):
-        return await _page(request, 422, error=gettext("The two passwords differ."))
+        return await page(request, 422, error=gettext("The two passwords differ."))
     try:
         await _accounts(request).change_password(me, form.get("current", ""), new)
     except Forbidden:
-        return await _page(request, 403, error=gettext("The current password is wrong."))
+        return await page(request, 403, error=gettext("The current password is wrong."))
     except ServiceError:
         weak = gettext("That password is too common or too weak. Please choose another.")
-        return await _page(request, 422, error=weak)
+        return await page(request, 422, error=weak)
     response = RedirectResponse("/account?changed=1", status_code=303)
     await start_session(request, response, me)
     return response
@@ -67,12 +68,12 @@ async def set_email(request: Request) -> Response:
     """The address for 'your turn' e-mails of turn-based games (empty: none)."""
     me = account_of(request)
     if me is None:
-        return await _page(request)
+        return await page(request)
     try:
-        await services_of(request).notifier.set_email(me, form_of(request).get("email", ""))
+        await services_of(request).recovery.set_email(me, form_of(request).get("email", ""))
     except ServiceError:
         error = gettext_of(request)("That does not look like an e-mail address.")
-        return await _page(request, 422, error=error)
+        return await page(request, 422, error=error)
     return RedirectResponse("/account?email=1", status_code=303)
 
 
@@ -80,19 +81,19 @@ async def set_email(request: Request) -> Response:
 async def create_token(request: Request) -> Response:
     me = account_of(request)
     if me is None:
-        return await _page(request)
+        return await page(request)
     token = await _accounts(request).create_token(me)
-    return await _page(request, 201, new_token=token)
+    return await page(request, 201, new_token=token)
 
 
 @router.post("/account/tokens/{token_id}/revoke", response_class=HTMLResponse)
 async def revoke_token(request: Request, token_id: int) -> Response:
     me = account_of(request)
     if me is None:
-        return await _page(request)
+        return await page(request)
     gettext = gettext_of(request)
     try:
         await _accounts(request).revoke_token(me, token_id)
     except ServiceError:
-        return await _page(request, 404, error=gettext("There is no such token."))
+        return await page(request, 404, error=gettext("There is no such token."))
     return RedirectResponse("/account", status_code=303)

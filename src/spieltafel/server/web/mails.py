@@ -22,3 +22,25 @@ def waiting_mail(language: str | None, name: str, game: str, table_id: int, publ
     lines += ["", gettext("You get this e-mail once each time a turn-based game waits for you. "
                           "To stop it, remove your address on your account page.")]
     return subject, "\n".join(lines) + "\n"
+
+
+def reset_mail(language: str | None, name: str, url: str) -> tuple[str, str]:
+    """(subject, body) of the mail with a password reset link (``recovery``)."""
+    gettext = i18n.gettext_for(i18n.normalise(language) or i18n.DEFAULT_LANGUAGE)
+    subject = gettext("Reset your Spieltafel password")
+    lines = [gettext("Hello %(name)s,") % {"name": name}, "",
+             gettext("Somebody (we hope you) asked to reset the password of your account. To choose a new "
+                     "one, open this link within an hour; it works once:"), "", url, "",
+             gettext("If it was not you, ignore this e-mail: your password stays as it is.")]
+    return subject, "\n".join(lines) + "\n"
+
+
+def verify_mail(language: str | None, name: str, address: str, url: str) -> tuple[str, str]:
+    """(subject, body) of the mail that asks to confirm an address (``recovery``)."""
+    gettext = i18n.gettext_for(i18n.normalise(language) or i18n.DEFAULT_LANGUAGE)
+    subject = gettext("Confirm your e-mail address for Spieltafel")
+    lines = [gettext("Hello %(name)s,") % {"name": name}, "",
+             gettext("To receive e-mails from Spieltafel at %(address)s (when a game waits for you, or to "
+                     "reset your password), open this link within a week:") % {"address": address}, "", url, "",
+             gettext("If you did not give this address, ignore this e-mail: nothing will be sent to it.")]
+    return subject, "\n".join(lines) + "\n"

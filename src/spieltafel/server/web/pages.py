@@ -26,6 +26,7 @@ from spieltafel.server.accounts.auth import (
     sign_in_checked,
     start_session,
 )
+from spieltafel.server.accounts.service import DELETED_NAME
 from spieltafel.server.errors import ServiceError, http_error_detail
 from spieltafel.server.numbers import BadNumber, parse_int
 from spieltafel.server.privacy import TableNumber
@@ -133,8 +134,11 @@ def seat_rows(table: Mapping[str, Any], gettext: Callable[[str], str], me: Any =
             kind = "program" if seat.get("program") or kind == "program" else "person"
         elif kind != "bot":
             kind = "open"
+        shown = gettext("deleted player") if name == DELETED_NAME else name  # an account deleted since
+        if kind == "person" and name == DELETED_NAME:
+            kind = "deleted"  # no link to a profile
         if gone and name:
-            label = gone_label(str(name), str(bot or ""), out_rule, gettext)
+            label = gone_label(str(shown), str(bot or ""), out_rule, gettext)
         elif kind == "bot":
             label = gettext("Bot (%(level)s)") % {"level": bot_level_name(str(bot or ""), gettext)}
         elif kind == "open":
@@ -142,7 +146,7 @@ def seat_rows(table: Mapping[str, Any], gettext: Callable[[str], str], me: Any =
         elif kind == "program":
             label = gettext("%(name)s (program)") % {"name": name}
         else:
-            label = str(name)
+            label = str(shown)
         rows.append(
             {
                 "seat": number,

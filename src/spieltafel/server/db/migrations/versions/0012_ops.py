@@ -1,8 +1,8 @@
 """Moderation (issue 30): site roles, site-wide mutes and bans of accounts, hidden chat lines, the players'
 reports and the moderators' audit log.
 
-Revision ID: 0011
-Revises: 0010
+Revision ID: 0012
+Revises: 0011
 """
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0011"
-down_revision = "0010"
+revision = "0012"
+down_revision = "0011"
 branch_labels = None
 depends_on = None
 
