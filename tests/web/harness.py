@@ -182,6 +182,10 @@ def play_one(page: Any, rng: random.Random, keyboard: bool = False) -> None:
     opens, and Confirm where the player asked to confirm each move (by default a click plays)."""
     page.wait_for_selector("#turn-banner.mine")
     seq = current_seq(page)
+    forced = "() => { const t = window.spieltafelTable; return Boolean(t) && t.legal.size === 1 && !t.undoCount; }"
+    if page.evaluate(forced):  # the only legal action plays itself (docs/play.md): no click
+        page.wait_for_function("(seq) => !window.spieltafelTable || window.spieltafelTable.seq !== seq", arg=seq)
+        return
     targets = page.locator("#board [data-action], #board [data-actions]")
     count = targets.count()
     if count:

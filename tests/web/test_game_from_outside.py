@@ -112,7 +112,9 @@ def test_a_person_plays_it_in_the_browser_against_a_bot(python: str, browser: An
             play_one(page, rng, keyboard=moves % 4 == 3)
             moves += 1
             assert moves <= 30
-        assert moves == 30  # two players: 30 turns each, every one a click on a card of the hand
+        # two players: 30 turns each; the last card, the only legal move left, plays itself (docs/play.md), and
+        # play_one may or may not see that turn come before the page has played it
+        assert 29 <= moves <= 30
         assert page.locator(".result-table tbody tr").count() == 2
         page.goto(f"{server.url}/tables/{table}/replay")
         assert int(page.locator("#replay-step").get_attribute("max") or "0") == 60

@@ -410,7 +410,8 @@ class TablePage {
     // A forced move (the only legal action, e.g. Iquazú's "end" when nothing else is left) plays itself,
     // unless a takeback is still open (then the player may want to take back first) or the player asks first.
     const legal = state.legal || [];
-    if (newSeq && this.wasMyTurn && legal.length === 1 && !this.undoCount && !this.askFirst) {
+    if (this.wasMyTurn && legal.length === 1 && !this.undoCount && !this.askFirst && this.autoplayed !== this.seq) {
+      this.autoplayed = this.seq;  // once per position, also for the state that comes on (re)connect
       this.send(Number(legal[0].action));
     }
   }
