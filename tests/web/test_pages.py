@@ -287,7 +287,7 @@ ALLOWED_SAME = {
 }
 ALLOWED_SAME_IN = {
     "de": {"Lobby", "Name", "Bot (zufällig)", "Bot (leicht)"},
-    "nl": {"Lobby", "variant", "water", "expert", "bot: expert", "bonus", "hut", "segment"},
+    "nl": {"Lobby", "variant", "Variant", "min", "water", "expert", "bot: expert", "bonus", "hut", "segment"},
 }
 
 
@@ -300,6 +300,22 @@ def _same_as_english(english: set[str], other: set[str], lang: str) -> set[str]:
             continue
         same.add(text)
     return same
+
+
+def test_the_new_table_page_names_options_in_words_and_times_with_units(site: Site) -> None:
+    """Issue 26: the English new-table page showed the raw option ids ("water / holder-turn / every-turn",
+    "second-canoe / launch-only") and the live clock's drop-downs bare numbers ("10", "5")."""
+    for path in ("/tables/new?game=niagara&players=3", "/tables/new?game=iquazu"):
+        texts = visible_texts(site.page(path, "en"))
+        for raw in ("water", "holder-turn", "every-turn", "second-canoe", "launch-only", "per-canoe", "finish-round"):
+            assert raw not in texts, (path, raw)
+    niagara = site.page("/tables/new?game=niagara&players=3", "en")
+    assert "<legend>Second canoe</legend>" in niagara and "> is only launched" in niagara
+    assert '<option value="10" selected>10 min</option>' in niagara
+    assert '<option value="5" selected>5 s</option>' in niagara
+    german = site.page("/tables/new?game=iquazu", "de")
+    assert "<legend>Wasser tropfen lassen</legend>" in german and '<option value="30">30 Min.</option>' in german
+    assert '<option value="2">2 Sek.</option>' in site.page("/tables/new?game=iquazu", "de")
 
 
 def test_no_visible_text_bypasses_the_catalogs(site: Site) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from html import unescape
 
 import pytest
 from fastapi.testclient import TestClient
@@ -56,6 +57,29 @@ def test_rules_page(client: TestClient, name: str, lang: str) -> None:
             assert option.description not in html, "the English registry text stands in for a translation"
     assert f'href="/rules/{name}/decisions"' in html
     assert f"docs/rules/{name}.md" in html
+
+
+OPTION_WORDS = {
+    "en": ("Dropping water", "on the holder's own turn", "Second canoe", "is only launched", "Variant"),
+    "de": ("Wasser tropfen lassen", "im eigenen Zug des Besitzers", "Zweites Kanu", "wird nur eingesetzt", "Variante"),
+    "nl": ("Water laten druppelen", "in de eigen beurt van de houder", "Tweede kano", "gaat alleen te water",
+           "Variant"),
+}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_option_names_and_values_are_words_of_the_pages_language(client: TestClient, lang: str) -> None:
+    """Issue 26: the rules pages named the options and their values only by their ids ("water",
+    "holder-turn", "second-canoe", "launch-only") in every language; the id stays beside the words, marked
+    as code not to translate."""
+    html = "".join(page(client, f"/rules/{name}", lang).text for name in ("iquazu", "niagara", "haleakala"))
+    for words in OPTION_WORDS[lang]:
+        assert words in unescape(html), (lang, words)
+    for option in (option for name in GAMES for option in get_game(name).options):
+        assert f'<code class="option-id" translate="no">{option.name}</code>' in html
+        for choice in option.choices:
+            label = option.label_of(choice)
+            assert choice.isdigit() or label != choice, (option.name, choice)
 
 
 def test_pages_differ_by_language(client: TestClient) -> None:

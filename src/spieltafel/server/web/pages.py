@@ -220,7 +220,10 @@ def option_rows(game_name: str, options: Mapping[str, Any], gettext: Callable[[s
         spec = specs.get(key)
         if spec is not None and str(value) == spec.default:
             continue
-        rows.append({"name": gettext(key), "value": gettext(str(value))})
+        if spec is None:
+            rows.append({"name": gettext(key), "value": gettext(str(value))})
+        else:
+            rows.append({"name": gettext(spec.label_of()), "value": gettext(spec.label_of(str(value)))})
     return rows
 
 
@@ -479,10 +482,14 @@ def _new_table(
         options = [
             {
                 "name": spec.name,
-                "label": gettext(spec.name),
+                "label": gettext(spec.label_of()),
                 "description": gettext(spec.description),
                 "choices": [
-                    {"value": c, "label": gettext(c), "checked": chosen.get(f"option:{spec.name}", spec.default) == c}
+                    {
+                        "value": c,
+                        "label": gettext(spec.label_of(c)),
+                        "checked": chosen.get(f"option:{spec.name}", spec.default) == c,
+                    }
                     for c in spec.choices
                 ],
             }
@@ -512,8 +519,12 @@ def _time_choices(chosen: Mapping[str, str], gettext: Callable[[str], str]) -> d
     """The choices of the time limit and the leaver rule, with what was chosen (or the defaults)."""
     return {
         "pace": chosen.get("pace", "none"),
-        "minutes": [(m, str(m) == chosen.get("minutes", "10")) for m in LIVE_MINUTES],
-        "increments": [(i, str(i) == chosen.get("increment", "5")) for i in LIVE_INCREMENTS],
+        "minutes": [
+            (m, gettext("%(num)d min") % {"num": m}, str(m) == chosen.get("minutes", "10")) for m in LIVE_MINUTES
+        ],
+        "increments": [
+            (i, gettext("%(num)d s") % {"num": i}, str(i) == chosen.get("increment", "5")) for i in LIVE_INCREMENTS
+        ],
         "per_move": [(k, label, k == chosen.get("per_move", "1d")) for k, label in per_move_names(gettext).items()],
         "leaver": chosen.get("leaver", "bot"),
         "leaver_bots": [
