@@ -72,3 +72,29 @@ def test_one_river_disc_is_said_in_the_singular() -> None:
     assert event_text({"kind": "flow", "discs": 3}, gettext_for("en")) == "The river flows: 3 discs"
     assert event_text({"kind": "flow", "discs": 1}, gettext_for("nl")) == "De rivier stroomt: 1 rivierschijf"
     assert event_text({"kind": "flow", "discs": 1}, gettext_for("de")) == "Der Fluss fließt: 1 Flussplättchen"
+
+
+def test_a_gem_takes_the_right_article_and_german_reads_as_a_sentence() -> None:
+    """Issue 26: "load a amethyst" (English article), and German "Kanu a von Grün paddelt: den Strand",
+    "… lädt einen Edelstein: Amethyst", "Gelb: Kaufen: die Lava-Priesterin" (a doubled colon)."""
+    from spieltafel.server.web.i18n import gettext_for
+
+    niagara = kit_of(get_game("niagara")).words_module()
+    en, de, nl = gettext_for("en"), gettext_for("de"), gettext_for("nl")
+    assert niagara.action_label("a load amethyst", en) == "Canoe a: load an amethyst from the cave"
+    assert niagara.action_label("b load ruby", en) == "Canoe b: load a ruby from the cave"
+    assert niagara.action_label("buy amber", en) == "Buy the canoe back with an amber"
+    assert niagara.action_label("a load amethyst", de) == "Kanu a: einen Amethyst aus der Höhle laden"
+    assert niagara.action_label("a load diamond", nl) == "Kano a: een diamant uit de grot inladen"
+    assert niagara.event_text({"kind": "bank", "seat": 0, "gem": "amethyst"}, en).endswith("banks an amethyst")
+    assert niagara.event_text({"kind": "load", "seat": 1, "canoe": "a", "gem": "diamond"}, de).endswith(
+        "lädt einen Diamanten"
+    )
+    shore = {"kind": "paddle", "seat": 1, "canoe": "a", "to": "shore"}
+    assert niagara.event_text(shore, en).endswith("canoe a paddles back to the shore")
+    assert niagara.event_text(shore, de).endswith("paddelt zurück an den Strand")
+    assert niagara.event_text({**shore, "to": "3"}, de).endswith("paddelt auf Feld 3")
+    haleakala = kit_of(get_game("haleakala")).words_module()
+    assert haleakala.action_label("buy priestess", de) == "die Lava-Priesterin der Wertungstafel kaufen"
+    assert haleakala.action_label("buy forest", de) == "Wertungskarte „Wald“ kaufen"
+    assert haleakala.event_text({"kind": "buy", "seat": 1, "item": "forest"}, de).count(":") == 0

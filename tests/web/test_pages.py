@@ -287,7 +287,7 @@ ALLOWED_SAME = {
 }
 ALLOWED_SAME_IN = {
     "de": {"Lobby", "Name", "Bot (zufällig)", "Bot (leicht)"},
-    "nl": {"Lobby", "variant", "Variant", "min", "water", "expert", "bot: expert", "bonus", "hut", "segment"},
+    "nl": {"Lobby", "Rating", "variant", "Variant", "min", "water", "expert", "bot: expert", "bonus", "hut", "segment"},
 }
 
 
