@@ -98,3 +98,28 @@ def test_a_gem_takes_the_right_article_and_german_reads_as_a_sentence() -> None:
     assert haleakala.action_label("buy priestess", de) == "die Lava-Priesterin der Wertungstafel kaufen"
     assert haleakala.action_label("buy forest", de) == "Wertungskarte „Wald“ kaufen"
     assert haleakala.event_text({"kind": "buy", "seat": 1, "item": "forest"}, de).count(":") == 0
+
+
+def test_board_abbreviations_follow_the_pages_language() -> None:
+    """Issue 26: Haleakala's fields were "f3", "m3", "c3" and Niagara's amber "Y" (English initials) on
+    German and Dutch boards too; and Niagara's spaces showed the river disc's id large, the space number
+    (the one the log names: "paddles to space 3") small."""
+    from spieltafel.server.web.i18n import gettext_for
+
+    haleakala = get_game("haleakala")
+    board = kit_of(haleakala).board_module()
+    state = haleakala.new_state(2, 1)
+    english = board.render_board(state.view(0), 0, [], gettext_for("en"))
+    german = board.render_board(state.view(0), 0, [], gettext_for("de"))
+    dutch = board.render_board(state.view(0), 0, [], gettext_for("nl"))
+    assert "f = forest" in english and ">f3<" in english
+    assert "w = Wald" in german and ">w3<" in german and ">k3<" in german and ">f3<" not in german
+    assert "bo = bos" in dutch and "be = berg" in dutch and ">be3<" in dutch
+    niagara = get_game("niagara")
+    river = kit_of(niagara).board_module()
+    state = niagara.new_state(3, 1)
+    assert ">Y<" in river.render_board(state.view(0), 0, [], gettext_for("en"))
+    german = river.render_board(state.view(0), 0, [], gettext_for("de"))
+    assert ">Y<" not in german and ">B<" in german
+    space = re.search(r'font-size="(\d+)"[^>]*>1</text>', german)
+    assert space is not None and int(space.group(1)) >= 14  # the space number is the large text
