@@ -93,7 +93,7 @@ def test_no_page_has_an_accessibility_violation(server: Server, browser: Any) ->
         page.wait_for_url(f"{server.url}/")
         for path in pages:
             page.goto(server.url + path)
-            if path.startswith("/tables/") and path.rstrip("0123456789").endswith("/tables/") and path != "/tables/999999":
+            if path in [f"/tables/{table}" for table in running.values()]:
                 page.wait_for_selector("#board svg")
             problems += [f"{lang} {path}: {json.dumps(v)}" for v in _violations(page, script)]
         page.context.close()

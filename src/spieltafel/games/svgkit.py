@@ -101,10 +101,8 @@ class Svg:
             # target just after it, hidden from screen readers, and let clicks through to it.
             attrs.setdefault("aria_hidden", "true")
             attrs.setdefault("pointer_events", "none")
-            size_attr = float(size)
-            self.glyphs.append(
-                f"<text{attributes({'x': float(x), 'y': float(y), 'font_size': size_attr, **attrs})}>{esc(content)}</text>"
-            )
+            placed = attributes({"x": float(x), "y": float(y), "font_size": float(size), **attrs})
+            self.glyphs.append(f"<text{placed}>{esc(content)}</text>")
             return
         self.element("text", esc(content), x=float(x), y=float(y), font_size=float(size), **attrs)
 
