@@ -332,10 +332,9 @@ def _every_page(site: Site) -> list[str]:
     """Issue 26's page scan: besides the pages above, the replay of the finished game, a running game's
     history, the rules, Niagara's decisions and the account page."""
     over, running = site.tables["over"], site.tables["iquazu"]
-    pages = _pages(site) + [f"/tables/{over}/replay", f"/tables/{over}/replay?step=4&as=0",
-                            f"/tables/{running}/history", "/rules", "/account", "/leaderboards/haleakala"]
-    pages += [f"/rules/{game}" for game in ("iquazu", "haleakala", "niagara")] + ["/rules/niagara/decisions"]
-    return pages
+    more = [f"/tables/{over}/replay", f"/tables/{over}/replay?step=4&as=0", f"/tables/{running}/history",
+            "/rules", "/account", "/leaderboards/haleakala", "/rules/niagara/decisions"]
+    return [*_pages(site), *more, *(f"/rules/{game}" for game in ("iquazu", "haleakala", "niagara"))]
 
 
 RAW_TEMPLATE = re.compile(r"%\(\w+\)[sd]|\{\{|\}\}|\{[a-z_]+\}")
