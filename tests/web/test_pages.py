@@ -338,7 +338,7 @@ def _every_page(site: Site) -> list[str]:
 
 
 RAW_TEMPLATE = re.compile(r"%\(\w+\)[sd]|\{\{|\}\}|\{[a-z_]+\}")
-SAME_WORDS = {"Statue", "Statue:", "Bots"}  # German words spelt as in English
+SAME_WORDS = {"Statue", "Statue:", "Bots", "Option"}  # German words spelt as in English
 
 
 class _TextBesideCode(_Text):

@@ -61,6 +61,17 @@ class Niagara(Game):
             choice_labels=("per canoe", "per turn"),
         ),
         OptionSpec(
+            "gem-only-move",
+            ("refused", "allowed"),
+            "refused",
+            "whether a canoe's whole move may be one gem action (a 2 spent on loading or unloading in place): "
+            "refused, as the summary demands that paddle points be used in full and every canoe on the water "
+            "be moved ('Steht ein Kanu auf dem Fluss, muss es auch bewegt werden'), or allowed, as many "
+            "players read 'mit einberechnen' (loading counts into the card's points)",
+            label="A move of a gem action only",
+            choice_labels=("a canoe must also paddle", "loading in place is a move"),
+        ),
+        OptionSpec(
             "round-limit",
             ("200", "100"),
             "200",
