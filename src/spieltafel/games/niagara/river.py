@@ -61,14 +61,15 @@ def transitions(leg: Leg) -> tuple[Step, ...]:
     if points <= 0:
         return ()
     found: list[Step] = []
+    flags = (launch_only, anywhere, handled, gem_only)
     if stage != ENDING:
         if heading != DOWNSTREAM_HEADING and space != SHORE:
             target = UPSTREAM[space]
-            after = (target, points - 1, UPSTREAM_HEADING, MOVING, loaded, levels, launch_only, anywhere, handled, gem_only)
+            after: Leg = (target, points - 1, UPSTREAM_HEADING, MOVING, loaded, levels, *flags)
             found.append((UP, after, target == SHORE or points == 1))
         if heading != UPSTREAM_HEADING:
             for target in DOWNSTREAM[space]:
-                after = (target, points - 1, DOWNSTREAM_HEADING, MOVING, loaded, levels, launch_only, anywhere, handled, gem_only)
+                after = (target, points - 1, DOWNSTREAM_HEADING, MOVING, loaded, levels, *flags)
                 done = (space == SHORE and launch_only) or points == 1
                 found.append((_downstream_kind(space, target), after, done))
     found.extend(_gem_transitions(leg))
