@@ -413,7 +413,11 @@ async def lobby(request: Request) -> Response:
     waiting: list[dict[str, Any]] = []
     if me is not None:
         waiting = waiting_rows(await tables.waiting(me), gettext, me, tables.now_ms())
-        mine = [t for t in table_rows(await tables.listing(None, me), gettext, me) if t["status"] != "over"]
+        # each of my games once (issue 26): waiting for me, else among my games; not again among those to watch
+        shown = {t["id"] for t in waiting}
+        mine = [t for t in table_rows(await tables.listing(None, me), gettext, me)
+                if t["status"] != "over" and t["id"] not in shown]
+        running = [t for t in running if t["id"] not in shown and t["id"] not in {m["id"] for m in mine}]
         mine.sort(key=lambda t: (not t["my_turn"], t["status"] != "playing", -int(t["id"] or 0)))
         finished = [t for t in table_rows(await tables.listing("over", me), gettext, me)][:10]
     else:
