@@ -220,3 +220,20 @@ def test_seats_are_named_by_colour_and_bot_levels_in_the_pages_language(client: 
         time.sleep(0.05)
     dutch = html_lib.unescape(page(client, f"/tables/{running}/replay", "nl").text)
     assert "Rood – cara → Bot (willekeurig)" in dutch and "Geel – Bot (willekeurig)" in dutch
+
+
+def test_the_game_over_page_breaks_niagaras_scores_down(client: TestClient) -> None:
+    """Issue 26: a finished game shows each player's score in the game's own terms beside the points."""
+    import time
+
+    dora = sign_up(client, "dora")
+    bots = [{"kind": "bot", "bot": "greedy"}] * 3
+    body = {"game": "niagara", "players": 3, "seats": bots}
+    table_id = client.post("/api/tables", json=body, headers=dora.headers).json()["id"]
+    deadline = time.monotonic() + 240
+    while client.get(f"/api/tables/{table_id}").json()["status"] != "over":
+        assert time.monotonic() < deadline, "the bots' game did not end"
+        time.sleep(0.2)
+    html = html_lib.unescape(page(client, f"/tables/{table_id}", "de").text)
+    assert "<th scope=\"col\">Im Einzelnen</th>" in html and html.count("Edelsteinwert ") == 3
+    assert "Ziel: " in html

@@ -655,6 +655,10 @@ async def table_page(request: Request, table_id: TableNumber) -> Response:
     context.update(state=state, seat=seat, legal=legal, board_svg=svg, texts=texts, seats=seats)
     if status == "over" or state.get("result"):
         context["result"] = result_rows(state.get("result") or {}, seats, gettext)
+        breakdown = board.score_breakdown(game_name, state.get("view") or {}, tg)
+        for row in context["result"]:
+            row["breakdown"] = breakdown[row["seat"]] if row["seat"] < len(breakdown) else []
+        context["has_breakdown"] = bool(breakdown)
         return render(request, "table_over.html", context)
     config = {
         "table": table_id,
