@@ -226,7 +226,7 @@ def test_the_game_over_page_breaks_niagaras_scores_down(client: TestClient) -> N
     """Issue 26: a finished game shows each player's score in the game's own terms beside the points."""
     import time
 
-    dora = sign_up(client, "dora")
+    dora = sign_up(client, "dora-breakdown")
     bots = [{"kind": "bot", "bot": "greedy"}] * 3
     body = {"game": "niagara", "players": 3, "seats": bots}
     table_id = client.post("/api/tables", json=body, headers=dora.headers).json()["id"]
