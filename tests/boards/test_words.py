@@ -72,3 +72,75 @@ def test_one_river_disc_is_said_in_the_singular() -> None:
     assert event_text({"kind": "flow", "discs": 3}, gettext_for("en")) == "The river flows: 3 discs"
     assert event_text({"kind": "flow", "discs": 1}, gettext_for("nl")) == "De rivier stroomt: 1 rivierschijf"
     assert event_text({"kind": "flow", "discs": 1}, gettext_for("de")) == "Der Fluss fließt: 1 Flussplättchen"
+
+
+def test_a_gem_takes_the_right_article_and_german_reads_as_a_sentence() -> None:
+    """Issue 26: "load a amethyst" (English article), and German "Kanu a von Grün paddelt: den Strand",
+    "… lädt einen Edelstein: Amethyst", "Gelb: Kaufen: die Lava-Priesterin" (a doubled colon)."""
+    from spieltafel.server.web.i18n import gettext_for
+
+    niagara = kit_of(get_game("niagara")).words_module()
+    en, de, nl = gettext_for("en"), gettext_for("de"), gettext_for("nl")
+    assert niagara.action_label("a load amethyst", en) == "Canoe a: load an amethyst from the cave"
+    assert niagara.action_label("b load ruby", en) == "Canoe b: load a ruby from the cave"
+    assert niagara.action_label("buy amber", en) == "Buy the canoe back with an amber"
+    assert niagara.action_label("a load amethyst", de) == "Kanu a: einen Amethyst aus der Höhle laden"
+    assert niagara.action_label("a load diamond", nl) == "Kano a: een diamant uit de grot inladen"
+    assert niagara.event_text({"kind": "bank", "seat": 0, "gem": "amethyst"}, en).endswith("banks an amethyst")
+    assert niagara.event_text({"kind": "load", "seat": 1, "canoe": "a", "gem": "diamond"}, de).endswith(
+        "lädt einen Diamanten"
+    )
+    shore = {"kind": "paddle", "seat": 1, "canoe": "a", "to": "shore"}
+    assert niagara.event_text(shore, en).endswith("canoe a paddles back to the shore")
+    assert niagara.event_text(shore, de).endswith("paddelt zurück an den Strand")
+    assert niagara.event_text({**shore, "to": "3"}, de).endswith("paddelt auf Feld 3")
+    haleakala = kit_of(get_game("haleakala")).words_module()
+    assert haleakala.action_label("buy priestess", de) == "die Lava-Priesterin der Wertungstafel kaufen"
+    assert haleakala.action_label("buy forest", de) == "Wertungskarte „Wald“ kaufen"
+    assert haleakala.event_text({"kind": "buy", "seat": 1, "item": "forest"}, de).count(":") == 0
+
+
+def test_board_abbreviations_follow_the_pages_language() -> None:
+    """Issue 26: Haleakala's fields were "f3", "m3", "c3" and Niagara's amber "Y" (English initials) on
+    German and Dutch boards too; and Niagara's spaces showed the river disc's id large, the space number
+    (the one the log names: "paddles to space 3") small."""
+    from spieltafel.server.web.i18n import gettext_for
+
+    haleakala = get_game("haleakala")
+    board = kit_of(haleakala).board_module()
+    state = haleakala.new_state(2, 1)
+    english = board.render_board(state.view(0), 0, [], gettext_for("en"))
+    german = board.render_board(state.view(0), 0, [], gettext_for("de"))
+    dutch = board.render_board(state.view(0), 0, [], gettext_for("nl"))
+    assert "f = forest" in english and ">f3<" in english
+    assert "w = Wald" in german and ">w3<" in german and ">k3<" in german and ">f3<" not in german
+    assert "bo = bos" in dutch and "be = berg" in dutch and ">be3<" in dutch
+    niagara = get_game("niagara")
+    river = kit_of(niagara).board_module()
+    state = niagara.new_state(3, 1)
+    assert ">Y<" in river.render_board(state.view(0), 0, [], gettext_for("en"))
+    german = river.render_board(state.view(0), 0, [], gettext_for("de"))
+    assert ">Y<" not in german and ">B<" in german
+    space = re.search(r'font-size="(\d+)"[^>]*>1</text>', german)
+    assert space is not None and int(space.group(1)) >= 14  # the space number is the large text
+
+
+def test_niagaras_game_over_says_each_players_gems_value_and_goal() -> None:
+    """Issue 26: the game-over page gave only points; Niagara's breakdown names the banked gems by colour,
+    their value and the goal reached, in the page's language."""
+    from spieltafel.server.web.i18n import gettext_for
+
+    words = kit_of(get_game("niagara")).module("words")
+    view = {"player_info": [
+        {"banked": {"amethyst": 1, "diamond": 1, "amber": 1, "sapphire": 1, "ruby": 1}},
+        {"banked": {"amethyst": 0, "diamond": 0, "amber": 0, "sapphire": 0, "ruby": 4}},
+        {"banked": {"amethyst": 3, "diamond": 2, "amber": 2, "sapphire": 0, "ruby": 0}},
+        {"banked": {"amethyst": 0, "diamond": 0, "amber": 0, "sapphire": 0, "ruby": 0}},
+    ]}
+    rows = words.score_breakdown(view, gettext_for("en"))
+    assert rows[0] == ["1 × amethyst, 1 × diamond, 1 × amber, 1 × sapphire, 1 × ruby", "gem value 15",
+                       "goal: one gem of each colour"]
+    assert rows[1][1:] == ["gem value 20", "goal: four gems of one colour"]
+    assert rows[2][2] == "goal: seven gems" and rows[3] == ["no gem banked", "gem value 0", "no goal reached"]
+    german = words.score_breakdown(view, gettext_for("de"))
+    assert german[1] == ["4 × Rubin", "Edelsteinwert 20", "Ziel: vier Edelsteine einer Farbe"]

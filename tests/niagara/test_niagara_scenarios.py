@@ -411,6 +411,31 @@ def test_a_canoe_on_the_water_must_be_moved_not_only_loaded() -> None:
     assert t.canoes[0] == 2 and t.cargo[0] == colour("amethyst") and legal(t) == ["b down", "done"]
 
 
+def test_option_gem_only_move_allowed_makes_loading_in_place_a_move() -> None:
+    """Issue 26: option ``gem-only-move=allowed`` (many read „mit einberechnen" so): with a 2 beside a cave
+    the canoe may load and stay, and that is its whole move; still one gem action per move, so a 4 is
+    never spent on loading and unloading in place, and the default (``refused``) is unchanged."""
+    s = new(3, **{"gem-only-move": "allowed"})
+    s.canoes[0] = 3
+    play_cards(s, "2", "1", "1")
+    assert legal(s) == ["a up", "a down", "a load amethyst", "b down"]
+    do(s, "a load amethyst")
+    assert s.canoes[0] == 3 and s.cargo[0] == colour("amethyst") and legal(s) == ["b down", "done"]
+    t = new(3, **{"gem-only-move": "allowed"})
+    t.canoes[0] = 3
+    play_cards(t, "4", "1", "1")
+    do(t, "a load amethyst")
+    assert "a unload" not in legal(t) and "a up" in legal(t)  # the other 2 points are steps
+    assert "a load amethyst" not in legal(new_default_at_cave())
+
+
+def new_default_at_cave() -> NiagaraState:
+    s = new(3)
+    s.canoes[0] = 3
+    play_cards(s, "2", "1", "1")
+    return s
+
+
 def test_no_swap_of_gems_in_one_move() -> None:
     """One gem action per move (Brettspielwelt's action window: move, and load or unload, either
     first): setting a ruby down and taking a diamond costs two moves. A first version allowed the

@@ -287,7 +287,7 @@ ALLOWED_SAME = {
 }
 ALLOWED_SAME_IN = {
     "de": {"Lobby", "Name", "Bot (zufällig)", "Bot (leicht)"},
-    "nl": {"Lobby", "variant", "water", "expert", "bot: expert", "bonus", "hut", "segment"},
+    "nl": {"Lobby", "Rating", "variant", "Variant", "min", "water", "expert", "bot: expert", "bonus", "hut", "segment"},
 }
 
 
@@ -302,6 +302,22 @@ def _same_as_english(english: set[str], other: set[str], lang: str) -> set[str]:
     return same
 
 
+def test_the_new_table_page_names_options_in_words_and_times_with_units(site: Site) -> None:
+    """Issue 26: the English new-table page showed the raw option ids ("water / holder-turn / every-turn",
+    "second-canoe / launch-only") and the live clock's drop-downs bare numbers ("10", "5")."""
+    for path in ("/tables/new?game=niagara&players=3", "/tables/new?game=iquazu"):
+        texts = visible_texts(site.page(path, "en"))
+        for raw in ("water", "holder-turn", "every-turn", "second-canoe", "launch-only", "per-canoe", "finish-round"):
+            assert raw not in texts, (path, raw)
+    niagara = site.page("/tables/new?game=niagara&players=3", "en")
+    assert "<legend>Second canoe</legend>" in niagara and "> is only launched" in niagara
+    assert '<option value="10" selected>10 min</option>' in niagara
+    assert '<option value="5" selected>5 s</option>' in niagara
+    german = site.page("/tables/new?game=iquazu", "de")
+    assert "<legend>Wasser tropfen lassen</legend>" in german and '<option value="30">30 Min.</option>' in german
+    assert '<option value="2">2 Sek.</option>' in site.page("/tables/new?game=iquazu", "de")
+
+
 def test_no_visible_text_bypasses_the_catalogs(site: Site) -> None:
     problems = []
     for path in _pages(site):
@@ -310,3 +326,44 @@ def test_no_visible_text_bypasses_the_catalogs(site: Site) -> None:
             for text in sorted(_same_as_english(english, visible_texts(site.page(path, lang)), lang)):
                 problems.append(f"{lang} {path}: {text!r}")
     assert not problems, "texts shown in English on a translated page:\n" + "\n".join(problems)
+
+
+def _every_page(site: Site) -> list[str]:
+    """Issue 26's page scan: besides the pages above, the replay of the finished game, a running game's
+    history, the rules, Niagara's decisions and the account page."""
+    over, running = site.tables["over"], site.tables["iquazu"]
+    more = [f"/tables/{over}/replay", f"/tables/{over}/replay?step=4&as=0", f"/tables/{running}/history",
+            "/rules", "/account", "/leaderboards/haleakala", "/rules/niagara/decisions"]
+    return [*_pages(site), *more, *(f"/rules/{game}" for game in ("iquazu", "haleakala", "niagara"))]
+
+
+RAW_TEMPLATE = re.compile(r"%\(\w+\)[sd]|\{\{|\}\}|\{[a-z_]+\}")
+SAME_WORDS = {"Statue", "Statue:", "Bots", "Option"}  # German words spelt as in English
+
+
+class _TextBesideCode(_Text):
+    """The visible text but code (option ids, notation, file names and a record's JSON: not words)."""
+
+    SKIP = _Text.SKIP | {"code", "pre"}
+
+
+def _scanned_texts(html: str) -> set[str]:
+    parser = _TextBesideCode()
+    parser.feed(html)
+    return {" ".join(part.split()) for part in parser.parts if re.search(r"[^\W\d_]{3,}", part)}
+
+
+def test_no_page_shows_a_raw_template_or_an_english_text_in_german_or_dutch(site: Site) -> None:
+    """Every page in English, German and Dutch: no raw placeholder (``%(hours)d``, ``{{ n }}``, ``{gem}``)
+    anywhere in the visible text, and no text of the English page unchanged on the German or Dutch one
+    (but names). Iquazú's and Haleakala's decisions are still English only (they say so) and not scanned."""
+    problems = []
+    for path in _every_page(site):
+        pages = {lang: site.page(path, lang) for lang in ("en", "de", "nl")}
+        texts = {lang: _scanned_texts(html) for lang, html in pages.items()}
+        for lang, shown in texts.items():
+            problems += [f"{lang} {path}: raw {t!r}" for t in sorted(shown) if RAW_TEMPLATE.search(t)]
+        for lang in ("de", "nl"):
+            same = _same_as_english(texts["en"], texts[lang], lang) - SAME_WORDS
+            problems += [f"{lang} {path}: {t!r}" for t in sorted(same)]
+    assert not problems, "\n".join(problems)

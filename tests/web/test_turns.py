@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from .harness import Server, new_person, play_one, shoot, sign_up, wait_live
+from .harness import DESKTOP, PHONE, Server, new_person, play_one, shoot, sign_up, wait_live
 from .test_browser import _api, _token
 
 PASSWORD = "correct-horse-7"
@@ -161,14 +161,14 @@ def test_a_live_game_sounds_your_turn_unless_muted(server: Server, browser: Any,
 def test_a_turn_based_clock_shows_hours_and_minutes_in_every_language(server: Server, browser: Any) -> None:
     """Issue 26: the clock of a turn-based game showed its raw template (``%(hours)d h %(minutes)d min``),
     the catalogs' ``%d`` placeholders unknown to the page's formatter."""
-    sign_up(new_person(browser), server.url, "tara", PASSWORD)
-    token = _token(server, "tara", PASSWORD)
+    sign_up(new_person(browser), server.url, "tara-lindqvist", PASSWORD)
+    token = _token(server, "tara-lindqvist", PASSWORD)
     seats = [{"kind": "me"}, {"kind": "bot", "bot": "random"}]
     table = _waiting_table(server, token, seats, clock={"pace": "turn", "per_move": "12h"})
     for lang, hours in (("en", " h "), ("de", " Std. "), ("nl", " u ")):
         page = new_person(browser, lang)
         page.goto(f"{server.url}/signin")
-        page.fill("#name", "tara")
+        page.fill("#name", "tara-lindqvist")
         page.fill("#password", PASSWORD)
         page.click("form[action='/signin'] button[type=submit]")
         page.goto(f"{server.url}/tables/{table}")
@@ -177,4 +177,9 @@ def test_a_turn_based_clock_shows_hours_and_minutes_in_every_language(server: Se
         page.wait_for_function("() => /\\d/.test(document.querySelector(\"#seat-list [data-clock='0']\").textContent)")
         text = clock.inner_text()
         assert "%(" not in text and hours in f" {text} " and text[0].isdigit(), (lang, text)
+        # the clock beside the name did squeeze it to "t…": the whole name shows, at desktop and phone width
+        for viewport in (DESKTOP, PHONE):
+            page.set_viewport_size(viewport)
+            label = page.locator("#seat-list [data-seat='0'] .seat-label")
+            assert label.evaluate("e => e.scrollWidth <= e.clientWidth"), (lang, viewport, label.inner_text())
         page.context.close()

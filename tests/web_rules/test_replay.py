@@ -190,3 +190,50 @@ def test_the_replays_about_line_has_a_space_between_its_sentences(
     table_id, _, record = finished
     text = re.sub(r"<[^>]+>", "", page(client, f"/tables/{table_id}/replay").text.split('class="replay-about"')[1])
     assert f"a finished game. {record.players} players:" in " ".join(text.split())
+
+
+def test_seats_are_named_by_colour_and_bot_levels_in_the_pages_language(client: TestClient) -> None:
+    """Issue 26: the history said "Seat 2 (medium): Red's turn" (an untranslated bot level, and the seat
+    number beside another seat's colour); replays named bots "(easy)" in every language. A seat is its
+    colour and who played it, a bot in the page's language; a person who left shows the bot that took over."""
+    import time
+
+    cara = sign_up(client, "cara")
+    body = {"game": "iquazu", "players": 3, "leaver": {"rule": "bot", "bot": "random"},
+            "seats": [{"kind": "me"}, {"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "greedy"}]}
+    running = client.post("/api/tables", json=body, headers=cara.headers).json()["id"]
+    deadline = time.monotonic() + 60
+    for _ in range(3):  # cara's moves, the bots' between them
+        while not (state := client.get(f"/api/tables/{running}/state", headers=cara.headers).json())["legal"]:
+            assert time.monotonic() < deadline
+            time.sleep(0.02)
+        move = {"seq": state["seq"], "action": state["legal"][0]["action"]}
+        assert client.post(f"/api/tables/{running}/moves", json=move, headers=cara.headers).status_code == 200
+    english = html_lib.unescape(page(client, f"/tables/{running}/history", "en", cara.token).text)
+    german = html_lib.unescape(page(client, f"/tables/{running}/history", "de", cara.token).text)
+    assert "Yellow – Bot (random)" in english and "Purple – Bot (greedy)" in english and "Red – cara" in english
+    assert "Gelb – Bot (zufällig)" in german and "Rot – cara" in german
+    for html in (english, german):
+        assert "(random)" not in html.replace("Bot (random)", "") and "Seat 2 (" not in html
+    assert client.post(f"/api/tables/{running}/leave", headers=cara.headers).status_code == 204
+    while client.get(f"/api/tables/{running}").json()["status"] != "over" and time.monotonic() < deadline:
+        time.sleep(0.05)
+    dutch = html_lib.unescape(page(client, f"/tables/{running}/replay", "nl").text)
+    assert "Rood – cara → Bot (willekeurig)" in dutch and "Geel – Bot (willekeurig)" in dutch
+
+
+def test_the_game_over_page_breaks_niagaras_scores_down(client: TestClient) -> None:
+    """Issue 26: a finished game shows each player's score in the game's own terms beside the points."""
+    import time
+
+    dora = sign_up(client, "dora-breakdown")
+    bots = [{"kind": "bot", "bot": "greedy"}] * 3
+    body = {"game": "niagara", "players": 3, "seats": bots}
+    table_id = client.post("/api/tables", json=body, headers=dora.headers).json()["id"]
+    deadline = time.monotonic() + 240
+    while client.get(f"/api/tables/{table_id}").json()["status"] != "over":
+        assert time.monotonic() < deadline, "the bots' game did not end"
+        time.sleep(0.2)
+    html = html_lib.unescape(page(client, f"/tables/{table_id}", "de").text)
+    assert "<th scope=\"col\">Im Einzelnen</th>" in html and html.count("Edelsteinwert ") == 3
+    assert "Ziel: " in html

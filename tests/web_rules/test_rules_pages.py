@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from html import unescape
 
 import pytest
 from fastapi.testclient import TestClient
@@ -58,6 +59,29 @@ def test_rules_page(client: TestClient, name: str, lang: str) -> None:
     assert f"docs/rules/{name}.md" in html
 
 
+OPTION_WORDS = {
+    "en": ("Dropping water", "on the holder's own turn", "Second canoe", "is only launched", "Variant"),
+    "de": ("Wasser tropfen lassen", "im eigenen Zug des Besitzers", "Zweites Kanu", "wird nur eingesetzt", "Variante"),
+    "nl": ("Water laten druppelen", "in de eigen beurt van de houder", "Tweede kano", "gaat alleen te water",
+           "Variant"),
+}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_option_names_and_values_are_words_of_the_pages_language(client: TestClient, lang: str) -> None:
+    """Issue 26: the rules pages named the options and their values only by their ids ("water",
+    "holder-turn", "second-canoe", "launch-only") in every language; the id stays beside the words, marked
+    as code not to translate."""
+    html = "".join(page(client, f"/rules/{name}", lang).text for name in ("iquazu", "niagara", "haleakala"))
+    for words in OPTION_WORDS[lang]:
+        assert words in unescape(html), (lang, words)
+    for option in (option for name in GAMES for option in get_game(name).options):
+        assert f'<code class="option-id" translate="no">{option.name}</code>' in html
+        for choice in option.choices:
+            label = option.label_of(choice)
+            assert choice.isdigit() or label != choice, (option.name, choice)
+
+
 def test_pages_differ_by_language(client: TestClient) -> None:
     texts = {lang: page(client, "/rules/niagara", lang).text for lang in LANGUAGES}
     assert "Kanu" in texts["de"] and "Paddelkarte" in texts["de"]
@@ -76,7 +100,7 @@ def test_language_cookie_wins_over_the_browser(client: TestClient) -> None:
 
 @pytest.mark.parametrize("name", GAMES)
 def test_decisions_page_renders_the_rules_document(client: TestClient, name: str) -> None:
-    response = page(client, f"/rules/{name}/decisions", "de")
+    response = page(client, f"/rules/{name}/decisions", "en")
     assert response.status_code == 200
     assert "<h2>Decisions on unclear or silent points</h2>" in response.text
     assert "<script" not in response.text.split("<main", 1)[1].split("</main>", 1)[0]
@@ -96,3 +120,31 @@ def test_no_inline_script_or_style(client: TestClient) -> None:
         assert not re.search(r"<script(?![^>]*\bsrc=)", html)
         assert " style=" not in html
         assert not re.search(r"\son[a-z]+=", html)
+
+
+DECISIONS_HEADINGS = {
+    "de": "<h2>Entscheidungen zu unklaren oder offenen Punkten</h2>",
+    "nl": "<h2>Beslissingen over onduidelijke of ontbrekende punten</h2>",
+}
+
+
+@pytest.mark.parametrize("lang", ["de", "nl"])
+def test_niagaras_decisions_are_in_the_sessions_language(client: TestClient, lang: str) -> None:
+    """Issue 26: /rules/niagara/decisions was English on German and Dutch pages. The game package holds a
+    German and a Dutch version beside decisions.md; the page takes the session's language, with the same
+    numbered decisions and the source's passages quoted unchanged, and says "English only" only when it
+    falls back to English (still the case for Iquazú and Haleakala)."""
+    from spieltafel.core import kit_of
+
+    folder = kit_of(get_game("niagara")).folder()
+    english = (folder / "decisions.md").read_text(encoding="utf-8")
+    translated = (folder / f"decisions.{lang}.md").read_text(encoding="utf-8")
+    numbers = re.compile(r"^(\d+a?)\. \*\*", re.M)
+    assert numbers.findall(translated) == numbers.findall(english)
+    for quote in ("Paddelpunkte müssen immer komplett benutzt", "mit einberechnen", "Tie break: The value"):
+        assert quote in translated
+    html = page(client, "/rules/niagara/decisions", lang).text
+    assert DECISIONS_HEADINGS[lang] in html and f'<div class="markdown" lang="{lang}">' in html
+    assert "Decisions on unclear or silent points" not in html and 'class="hint"' not in html
+    fallback = page(client, "/rules/iquazu/decisions", lang).text
+    assert '<div class="markdown" lang="en">' in fallback and 'class="hint"' in fallback

@@ -41,6 +41,17 @@ class OptionSpec:
     choices: tuple[str, ...]
     default: str
     description: str
+    label: str = ""
+    """The option's name in words for people (English; the site's catalogs translate it); the name when empty."""
+    choice_labels: tuple[str, ...] = ()
+    """Each choice in words, in the order of ``choices``; a choice without one shows as itself (numbers)."""
+
+    def label_of(self, choice: str | None = None) -> str:
+        """The option's name in words, or (with ``choice``) that choice's words; English, to translate."""
+        if choice is None:
+            return self.label or self.name
+        index = self.choices.index(choice) if choice in self.choices else len(self.choice_labels)
+        return self.choice_labels[index] if index < len(self.choice_labels) else choice
 
     def check(self, value: str) -> str:
         if value not in self.choices:

@@ -62,6 +62,10 @@ class Svg:
     label: str
     game: str
     parts: list[str] = field(default_factory=list)
+    inside: list[str | None] = field(default_factory=list)
+    """For each open group: the accessible name of a target (a button), or None."""
+    glyphs: list[str] = field(default_factory=list)
+    """The texts drawn inside the open target, written just after it closes (see :meth:`text`)."""
 
     def add(self, text: str) -> None:
         self.parts.append(text)
@@ -91,16 +95,36 @@ class Svg:
         """Text centred on (x, y) unless ``text_anchor`` says otherwise."""
         attrs.setdefault("text_anchor", "middle")
         attrs.setdefault("dominant_baseline", "central")
+        if any(name is not None for name in self.inside):
+            # A target's glyphs ("b", "W", "51") are not part of its accessible name ("Draw 4 cards"): inside
+            # the button they contradict it (axe's label-content-name-mismatch). They are drawn on top of the
+            # target just after it, hidden from screen readers, and let clicks through to it.
+            attrs.setdefault("aria_hidden", "true")
+            attrs.setdefault("pointer_events", "none")
+            placed = attributes({"x": float(x), "y": float(y), "font_size": float(size), **attrs})
+            self.glyphs.append(f"<text{placed}>{esc(content)}</text>")
+            return
         self.element("text", esc(content), x=float(x), y=float(y), font_size=float(size), **attrs)
 
     def title(self, content: str) -> None:
+        """The tooltip; inside a target it starts with the target's name (the action), which it must match."""
+        name = next((name for name in reversed(self.inside) if name is not None), None)
+        if name is not None and content != name:
+            content = f"{name} ({content})"
         self.element("title", esc(content))
 
     def open(self, **attrs: object) -> None:
+        label = attrs.get("aria_label")
+        self.inside.append(str(label) if attrs.get("role") == "button" and label is not None else None)
         self.add(f"<g{attributes(attrs)}>")
 
     def close(self) -> None:
+        if self.inside:
+            self.inside.pop()
         self.add("</g>")
+        if self.glyphs and not any(name is not None for name in self.inside):
+            self.parts.extend(self.glyphs)
+            self.glyphs.clear()
 
     def finish(self) -> str:
         head = (

@@ -220,3 +220,49 @@ async def test_two_games_of_the_same_new_players_ending_at_once_both_rate(app: F
     async with ratings.db.session() as session:
         found = (await session.execute(select(RatingRow).where(RatingRow.game == "iquazu"))).scalars().all()
     assert sorted((row.player, row.games) for row in found) == [("bot:easy", 2), ("bot:hard", 2)]
+
+
+@pytest.mark.anyio
+async def test_a_leavers_profile_does_not_list_the_bot_that_took_the_seat(client: httpx.AsyncClient) -> None:
+    """Issue 26: after leaving a game (rule "bot") the profile showed the stand-in bot's rating as a second
+    row of the game, the game's rating chart twice and the abandoned game as "won": the bot's rows carried
+    the leaver's account id. The person's own rows only, and the bot's rows belong to no account."""
+    alice = await person(client, "a")
+    body = {"game": "iquazu", "players": 2, "seats": [{"kind": "me"}, {"kind": "bot", "bot": "random"}]}
+    played = (await client.post("/api/tables", json=body, headers=alice.headers)).json()["id"]
+    await play_http(client, played, [alice], Seen(), random.Random(3), pause=lambda: asyncio.sleep(0.01))
+    body["leaver"] = {"rule": "bot", "bot": "greedy"}
+    left = (await client.post("/api/tables", json=body, headers=alice.headers)).json()["id"]
+    assert (await client.post(f"/api/tables/{left}/leave", headers=alice.headers)).status_code == 204
+    board = await rated_async(client, "iquazu", lambda now: "bot:greedy" in now and now["bot:random"]["games"] == 2)
+    assert board["bot:greedy"]["games"] == 1 and board[alice.name]["games"] == 1
+    profile = (await client.get(f"/api/players/{alice.name}", headers=alice.headers)).json()
+    assert [(g["game"], g["games"], g["kind"]) for g in profile["games"]] == [("iquazu", 1, "person")]
+    assert [r["table"] for r in profile["recent"]] == [played]
+    page = (await client.get(f"/players/{alice.name}", headers=alice.headers)).text
+    assert page.count('class="rating-figure"') == 1 and page.count("<tr><th scope=\"row\">") == 1
+    assert f"#{left}" not in page
+
+
+@pytest.mark.anyio
+async def test_a_newcomers_rating_shows_as_a_question_mark_until_five_games(client: httpx.AsyncClient) -> None:
+    """Issue 26: after a first game the profile and the leaderboard showed a newcomer's μ − 3σ (−1.8 after a
+    loss), read as a penalty. Until 5 rated games of the game the rating is "?" (explained beside it)."""
+    from spieltafel.server.web.profiles import PROVISIONAL_GAMES
+    from spieltafel.server.web.templating import environment
+
+    dana = await person(client, "d")
+    body = {"game": "iquazu", "players": 2, "seats": [{"kind": "me"}, {"kind": "bot", "bot": "random"}]}
+    played = (await client.post("/api/tables", json=body, headers=dana.headers)).json()["id"]
+    await play_http(client, played, [dana], Seen(), random.Random(4), pause=lambda: asyncio.sleep(0.01))
+    board = await rated_async(client, "iquazu", lambda now: dana.name in now)
+    shown = f"{board[dana.name]['ordinal']:.1f}"
+    for path in (f"/players/{dana.name}", "/leaderboards/iquazu"):
+        page = (await client.get(path, headers=dana.headers)).text
+        assert '<span class="provisional" title="rated after 5 games">?</span>' in page, path
+        assert f"<td>{shown}</td>" not in page and "A rating shows after 5 rated games" in page, path
+    macro = environment("en").from_string(
+        '{% from "_macros.html" import rating_cell %}{{ rating_cell(e, 5) }}'
+    )
+    assert macro.render(e={"games": PROVISIONAL_GAMES, "ordinal": 3.14159}).strip() == "3.1"
+    assert macro.render(e={"games": PROVISIONAL_GAMES - 1, "ordinal": 3.14159}).strip().endswith(">?</span>")

@@ -118,8 +118,14 @@ def test_rematch_seats_the_same_players_again_once(http: TestClient) -> None:
     again = http.post(f"/api/tables/{table_id}/rematch", headers=alice)
     assert again.status_code == 200 and again.json() == made.json()
     new_id = made.json()["id"]
+    # an invitation (issue 26): bob sits down, alice's seat waits for her, as a guest of the private table
     old, new = (http.get(f"/api/tables/{n}", headers=alice).json() for n in (table_id, new_id))
-    assert old["rematch"] == new_id and new["status"] == "playing" and new["private"] is True
+    assert old["rematch"] == new_id and new["status"] == "open" and new["private"] is True
+    assert [s["kind"] for s in new["seats"]] == ["player", "open"]
+    assert http.get(f"/api/tables/{new_id}/state", headers=alice).json()["seat"] is None  # not seated by force
+    assert http.post(f"/api/tables/{new_id}/join", headers=alice).status_code == 200  # she accepts
+    old, new = (http.get(f"/api/tables/{n}", headers=alice).json() for n in (table_id, new_id))
+    assert new["status"] == "playing"
     assert [s["name"] for s in new["seats"]] == [s["name"] for s in old["seats"]][::-1]  # the other one starts
     assert missing(http.get(f"/api/tables/{new_id}", headers=carol), new_id)  # a new private table
     new_code = http.get(f"/api/tables/{new_id}/invitation", headers=bob).json()["code"]

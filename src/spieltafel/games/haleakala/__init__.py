@@ -33,6 +33,8 @@ class Haleakala(Game):
             "basic",
             "basic game (lava cards in the palm decks) or the tactical variant (lava discs summon the lava, "
             "no lava cards, no buying before a scoring)",
+            label="Variant",
+            choice_labels=("basic game", "tactical variant"),
         ),
         OptionSpec(
             "priestess",
@@ -42,6 +44,8 @@ class Haleakala(Game):
             "die sofort ausgeführt werden müssen', the default) or may be passed ('Der Spieler darf ... "
             "versetzen'); the Priestess bought from the scoring board is optional either way ('... wenn man "
             "die Aktion nicht ausführen kann oder will')",
+            label="Lava Priestess palm card",
+            choice_labels=("must be played", "may be passed"),
         ),
     )
 

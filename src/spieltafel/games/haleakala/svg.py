@@ -16,7 +16,7 @@ from spieltafel.games import svgkit
 from spieltafel.games.svgkit import Gettext, Legal, Svg, Targets, View, identity, polar
 
 from .components import HUTS, JETTY, RING_LETTERS, SCORING_CARDS, SEGMENTS
-from .words import action_label, card_name, field_words, item_name, ring_name, seat_name
+from .words import action_label, card_name, field_words, item_name, ring_letter, ring_name, seat_name
 
 # -- geometry and colours (data) -----------------------------------------------------------------
 WIDTH = 760
@@ -145,7 +145,8 @@ def draw_field(svg: Svg, view: View, targets: Targets, segment: int, ring: str, 
     )
     if ring != "b":
         x, y = polar(CX, CY, inner + 9, angle(segment))
-        svg.text(x, y, name, 10, fill="#ffffff" if ring in "fc" else "#1b2631")
+        short = f"{ring_letter(ring, _)}{segment + 1}"
+        svg.text(x, y, short, 10, fill="#ffffff" if ring in "fc" else "#1b2631")
     svg.close()
 
 
@@ -296,7 +297,7 @@ def draw_island(svg: Svg, view: View, targets: Targets, _: Gettext) -> None:
         draw_crater(svg, view, segment)
         draw_pieces(svg, view, segment)
         draw_bays_and_boat(svg, view, targets, segment, _)
-    legend = " · ".join(f"{letter} = {ring_name(letter, _)}" for letter in RING_LETTERS)
+    legend = " · ".join(f"{ring_letter(letter, _)} = {ring_name(letter, _)}" for letter in RING_LETTERS)
     svg.text(14, 46, legend, 11, text_anchor="start", fill="#1b2631")
 
 
@@ -349,13 +350,13 @@ def draw_player(svg: Svg, view: View, info: Mapping[str, Any], y: float, _: Gett
         supply.append("L")
     for k, value in enumerate(supply):
         draw_disc(svg, 160 + 21 * k, y + 26, seat, value)
-    svg.text(290, y + 6, _("statues left"), 10, text_anchor="start", fill="#555555")
+    svg.text(298, y + 6, _("statues left"), 10, text_anchor="start", fill="#555555")
     svg.polygon(
-        [(290, y + 36), (308, y + 36), (299, y + 16)], fill=PLAYER_FILL[seat], stroke="#111111", stroke_width=1.5
+        [(298, y + 36), (316, y + 36), (307, y + 16)], fill=PLAYER_FILL[seat], stroke="#111111", stroke_width=1.5
     )
-    svg.text(312, y + 27, f"×{info['statues_in_supply']}", 13, text_anchor="start", fill="#111111")
-    svg.text(360, y + 6, _("shells"), 10, text_anchor="start", fill="#555555")
-    svg.text(360, y + 27, f"◒ ×{info['shells']}", 13, text_anchor="start", fill="#111111")
+    svg.text(320, y + 27, f"×{info['statues_in_supply']}", 13, text_anchor="start", fill="#111111")
+    svg.text(374, y + 6, _("shells"), 10, text_anchor="start", fill="#555555")
+    svg.text(374, y + 27, f"◒ ×{info['shells']}", 13, text_anchor="start", fill="#111111")
     draw_collected(svg, info, y, _)
 
 
@@ -364,19 +365,30 @@ def draw_collected(svg: Svg, info: Mapping[str, Any], y: float, _: Gettext) -> N
     counts: dict[str, int] = {}
     for code in info["cards"]:
         counts[code] = counts.get(code, 0) + 1
-    svg.text(420, y + 6, _("cards"), 10, text_anchor="start", fill="#555555")
-    x = 420.0
+    # the scoring cards in a column at the right edge (their names ran past it), the cards before them
+    right = WIDTH - 12.0
+    left = right
+    scoring = [scoring_word(code, _) for code in info["scoring_cards"]]
+    if scoring:
+        lines = scoring if len(scoring) <= 3 else [" · ".join(scoring[k:k + 2]) for k in range(0, len(scoring), 2)]
+        left = right - max(6.0 * len(text) for text in [_("scoring cards"), *lines])
+        svg.open(class_="scoring-cards")
+        svg.title(", ".join(item_name(code, _) for code in info["scoring_cards"]))
+        svg.text(right, y + 6, _("scoring cards"), 10, text_anchor="end", fill="#555555")
+        for line, text in enumerate(lines):
+            svg.text(right, y + 20 + 12 * line, text, 10, text_anchor="end", fill="#7d6608", font_weight="bold")
+        svg.close()
+    svg.text(428, y + 6, _("cards"), 10, text_anchor="start", fill="#555555")
+    step = min(40.0, (left - 14 - 428 - 30) / max(1, len(counts) - 1))
+    x = 428.0
     for code, count in counts.items():
         svg.open(class_="held")
         svg.title(card_name(code, _))
         draw_card(svg, x, y + 12, code, _, 30, 30)
         svg.close()
-        if count > 1:
-            svg.text(x + 30, y + 40, f"×{count}", 10, text_anchor="start", fill="#111111", font_weight="bold")
-        x += 40
-    for code in info["scoring_cards"]:
-        svg.text(x + 2, y + 28, item_name(code, _), 10, text_anchor="start", fill="#7d6608")
-        x += 8 + 5.5 * len(item_name(code, _))
+        if count > 1:  # under the card: beside it, it ran into the next card's name
+            svg.text(x + 15, y + 52, f"×{count}", 10, fill="#111111", font_weight="bold")
+        x += step
 
 
 def draw_market(svg: Svg, view: View, targets: Targets, y: float, _: Gettext) -> None:
@@ -389,7 +401,8 @@ def draw_market(svg: Svg, view: View, targets: Targets, y: float, _: Gettext) ->
         svg.open(**targets.attrs(f"buy-{code}", label, "item"))
         svg.title(label)
         svg.rect(x, y + 20, 74, 44, rx=5.0, fill="#fcf3cf", stroke="#7d6608", stroke_width=1.5)
-        svg.text(x + 37, y + 34, scoring_word(code, _), 11, fill="#111111", font_weight="bold")
+        word = scoring_word(code, _)  # German "Schmetterlinge" ran out of the card at 11 px
+        svg.text(x + 37, y + 34, word, min(11.0, 66 / (0.62 * max(1, len(word)))), fill="#111111", font_weight="bold")
         svg.text(x + 37, y + 52, f"◒ ×{ITEM_PRICE[code]}", 11, fill="#111111")
         svg.close()
     x = 14 + 80 * max(len(items), 1) + 12

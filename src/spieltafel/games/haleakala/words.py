@@ -27,6 +27,16 @@ def ring_name(letter: str, gettext: Gettext) -> str:
     return names.get(letter, letter)
 
 
+def ring_letter(letter: str, gettext: Gettext) -> str:
+    """A ring's short name on the board, in the page's language (German "w" for Wald, not the English "f")."""
+    # Translators: the short names of beach, grass, forest, mountain and crater on the board, in this order,
+    # separated by spaces, all different (one or two letters each)
+    short = gettext("b g f m c").split()
+    if len(short) != 5 or len(set(short)) != 5:
+        short = ["b", "g", "f", "m", "c"]
+    return dict(zip("bgfmc", short, strict=True)).get(letter, letter)
+
+
 def field_words(name: str, gettext: Gettext) -> str:
     """A field by name (``g3``) in words: "grass of segment 3"."""
     return gettext("{ring} of segment {segment}").format(ring=ring_name(name[:1], gettext), segment=name[1:])

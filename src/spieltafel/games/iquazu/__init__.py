@@ -33,6 +33,8 @@ class Iquazu(Game):
             "holder-turn",
             "who drops water: the water-box holder at the end of their own turn (rulebook), "
             "or the holder after every player's turn",
+            label="Dropping water",
+            choice_labels=("on the holder's own turn", "after every player's turn"),
         ),
     )
 

@@ -149,14 +149,14 @@ def draw_frame(svg: Svg, frame: int, _: Gettext) -> None:
         class_="frame",
     )
     for k in range(FRAME_COLUMNS):
-        svg.text(
-            column_x(first + k) + CW / 2,
-            TOP - 44,
-            _("{n} cards").format(n=k + 1) if k else _("1 card"),
-            11,
-            fill="#1f5f99",
-            font_weight="bold",
-        )
+        # the price as a number and a card: "2 Karten" did not fit a column's width in German and Dutch
+        price = _("{n} cards").format(n=k + 1) if k else _("1 card")
+        x = column_x(first + k) + CW / 2
+        svg.open(class_="price")
+        svg.title(price)
+        svg.text(x - 6, TOP - 44, k + 1, 12, fill="#1f5f99", font_weight="bold")
+        svg.rect(x + 1, TOP - 52, 10, 14, rx=2.0, fill="#6c5b9b", stroke="#1f5f99", stroke_width=1.0)
+        svg.close()
 
 
 def draw_rock_face(svg: Svg, view: View, targets: Targets, _: Gettext) -> None:
@@ -237,7 +237,9 @@ def draw_piles(svg: Svg, view: View, targets: Targets, _: Gettext) -> None:
     )
     holder = seat_name(view["water_box"], _)
     svg.text(235, y + 44, _("held by {player}").format(player=holder), 12, text_anchor="start", fill="#333333")
-    svg.text(420, y + 26, status_text(view, _), 14, text_anchor="start", fill="#111111", font_weight="bold")
+    status = status_text(view, _)  # German and Dutch ran past the edge at 14 px
+    size = 14 if len(status) <= 40 else 12
+    svg.text(420, y + 26, status, size, text_anchor="start", fill="#111111", font_weight="bold")
     svgkit.button(svg, targets, "end", 420, y + 40, 170, _("End the turn"))
 
 
@@ -280,15 +282,16 @@ def draw_player(svg: Svg, view: View, info: Mapping[str, Any], targets: Targets,
         svgkit.card_back(svg, 170, y + 4, 28, 38)
         svg.text(184, y + 23, info["cards"], 14, fill="#ffffff", font_weight="bold")
         svg.text(206, y + 23, _("cards"), 12, text_anchor="start", fill="#333333")
-    draw_gem(svg, 330, y + 22, info["colour"], 10)
-    svg.text(345, y + 23, _("{count} gems left").format(count=info["gems"]), 12, text_anchor="start", fill="#333333")
+    draw_gem(svg, 364, y + 22, info["colour"], 10)
+    svg.text(379, y + 23, _("{count} gems left").format(count=info["gems"]), 12, text_anchor="start", fill="#333333")
     draw_held_tiles(svg, info["tiles"], targets if you else None, y, _)
     marks = []
     if acting:
         marks.append(_("to act"))
     if seat == view["water_box"]:
         marks.append(_("water box"))
-    svg.text(WIDTH - 16, y + 22, ", ".join(marks), 12, text_anchor="end", fill="#1f5f99", font_weight="bold")
+    for line, mark in enumerate(marks):  # one a line: beside the bonus tiles, never over them
+        svg.text(WIDTH - 16, y + 14 + 17 * line, mark, 12, text_anchor="end", fill="#1f5f99", font_weight="bold")
 
 
 def points_text(points: int, _: Gettext) -> str:
@@ -298,7 +301,7 @@ def points_text(points: int, _: Gettext) -> str:
 def draw_hand(svg: Svg, hand: Mapping[str, int], targets: Targets, y: float, _: Gettext) -> None:
     """Your cards by colour; a card is the target of discarding one of its colour."""
     for k, (letter, count) in enumerate(hand.items()):
-        x = 170 + 56 * k
+        x = 160 + 62 * k
         label = _("{count} {colour} cards").format(count=count, colour=colour_name(letter, _))
         svg.open(**targets.attrs(f"card-{letter}", label, "card"))
         svg.title(label)
@@ -310,7 +313,7 @@ def draw_hand(svg: Svg, hand: Mapping[str, int], targets: Targets, y: float, _: 
 def draw_held_tiles(svg: Svg, tiles: Mapping[str, int], targets: Targets | None, y: float, _: Gettext) -> None:
     """The bonus tiles a player won, one per kind with its count; yours are targets when usable."""
     for k, (code, count) in enumerate(tiles.items()):
-        x = 470 + 48 * k
+        x = 500 + 40 * k
         svg.open(**(targets.attrs(f"tile-{code}", tile_name(code, _), "tile") if targets else {}))
         draw_tile(svg, x, y + 8, code, _, 28)
         svg.close()

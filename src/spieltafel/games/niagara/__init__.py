@@ -34,6 +34,8 @@ class Niagara(Game):
             "moves",
             "a canoe launched while the other is on the water moves the card's full value (the rules "
             "published online) or is only put on the first disc (the printed rules)",
+            label="Second canoe",
+            choice_labels=("moves the card's value", "is only launched"),
         ),
         OptionSpec(
             "ending",
@@ -41,6 +43,8 @@ class Niagara(Game):
             "immediate",
             "the first player to meet a goal wins at once, or the round is finished and of those who "
             "meet a goal the highest gem value wins (ties share)",
+            label="End of the game",
+            choice_labels=("at once", "after the round"),
         ),
         OptionSpec(
             "loading",
@@ -48,6 +52,8 @@ class Niagara(Game):
             "ends",
             "gems are loaded or unloaded only before a canoe's first step or after its last (online "
             "implementations), or at any point of its move (the summary does not restrict it)",
+            label="Loading gems",
+            choice_labels=("before or after the move", "anywhere on the move"),
         ),
         OptionSpec(
             "direction",
@@ -55,6 +61,19 @@ class Niagara(Game):
             "per-canoe",
             "each canoe keeps one direction for its move (the two may differ), or all of a player's "
             "canoes go the same way in a turn",
+            label="Direction",
+            choice_labels=("per canoe", "per turn"),
+        ),
+        OptionSpec(
+            "gem-only-move",
+            ("refused", "allowed"),
+            "refused",
+            "whether a canoe's whole move may be one gem action (a 2 spent on loading or unloading in place): "
+            "refused, as the summary demands that paddle points be used in full and every canoe on the water "
+            "be moved ('Steht ein Kanu auf dem Fluss, muss es auch bewegt werden'), or allowed, as many "
+            "players read 'mit einberechnen' (loading counts into the card's points)",
+            label="A move of a gem action only",
+            choice_labels=("a canoe must also paddle", "loading in place is a move"),
         ),
         OptionSpec(
             "round-limit",
@@ -63,6 +82,7 @@ class Niagara(Game):
             "safety rule (not in the published rules, which can loop forever): the game ends after this "
             "round; the most banked gems win, then the highest gem value, ties share (200 lies far beyond "
             "the longest games between greedy bots; 100 cuts a few of them short)",
+            label="Round limit",
         ),
     )
 

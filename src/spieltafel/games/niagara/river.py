@@ -15,8 +15,9 @@ from typing import Final
 from .components import CAVE_AT, DOWNSTREAM, FALLEN, FORK, LOAD_COST, SHORE, UPSTREAM
 from .notation import DOWN, LEFT, LOAD, RIGHT, UNLOAD, UP
 
-Leg = tuple[int, int, int, int, bool, tuple[int, ...], bool, bool, bool]
-"""(space, points left, heading, stage, loaded, cave levels, launch only, gems anywhere, gem handled).
+Leg = tuple[int, int, int, int, bool, tuple[int, ...], bool, bool, bool, bool]
+"""(space, points left, heading, stage, loaded, cave levels, launch only, gems anywhere, gem handled,
+gem-only move allowed).
 
 Cave levels are ``min(gems in the cave, 2)``: all a move needs to know is whether a cave holds a
 gem, and after one load whether it still does. ``gem handled``: the canoe has taken or set down
@@ -56,18 +57,19 @@ def transitions(leg: Leg) -> tuple[Step, ...]:
     takes or sets down one gem at most in a move, and a move has at least one step (gem actions
     alone do not move a canoe).
     """
-    space, points, heading, stage, loaded, levels, launch_only, anywhere, handled = leg
+    space, points, heading, stage, loaded, levels, launch_only, anywhere, handled, gem_only = leg
     if points <= 0:
         return ()
     found: list[Step] = []
+    flags = (launch_only, anywhere, handled, gem_only)
     if stage != ENDING:
         if heading != DOWNSTREAM_HEADING and space != SHORE:
             target = UPSTREAM[space]
-            after = (target, points - 1, UPSTREAM_HEADING, MOVING, loaded, levels, launch_only, anywhere, handled)
+            after: Leg = (target, points - 1, UPSTREAM_HEADING, MOVING, loaded, levels, *flags)
             found.append((UP, after, target == SHORE or points == 1))
         if heading != UPSTREAM_HEADING:
             for target in DOWNSTREAM[space]:
-                after = (target, points - 1, DOWNSTREAM_HEADING, MOVING, loaded, levels, launch_only, anywhere, handled)
+                after = (target, points - 1, DOWNSTREAM_HEADING, MOVING, loaded, levels, *flags)
                 done = (space == SHORE and launch_only) or points == 1
                 found.append((_downstream_kind(space, target), after, done))
     found.extend(_gem_transitions(leg))
@@ -77,19 +79,20 @@ def transitions(leg: Leg) -> tuple[Step, ...]:
 def _gem_transitions(leg: Leg) -> tuple[Step, ...]:
     """The one gem action of a move: unload the gem carried, or load one from the cave beside the
     canoe, for 2 points. It completes the move only after a step ("muss es auch bewegt werden")."""
-    space, points, heading, stage, loaded, levels, launch_only, anywhere, handled = leg
+    space, points, heading, stage, loaded, levels, launch_only, anywhere, handled, gem_only = leg
     cave = CAVE_AT[space]
     if cave < 0 or points < LOAD_COST or handled:
         return ()
     next_stage = stage if anywhere or stage == START else ENDING
-    done = points == LOAD_COST and stage != START
+    # a gem action alone completes a move only with the option gem-only-move=allowed (decision 9a)
+    done = points == LOAD_COST and (stage != START or gem_only)
     if loaded:
         raised = _level(levels, cave, min(levels[cave] + 1, 2))
-        after = (space, points - LOAD_COST, heading, next_stage, False, raised, launch_only, anywhere, True)
+        after = (space, points - LOAD_COST, heading, next_stage, False, raised, launch_only, anywhere, True, gem_only)
         return ((UNLOAD, after, done),)
     if levels[cave]:
         lowered = _level(levels, cave, levels[cave] - 1)
-        after = (space, points - LOAD_COST, heading, next_stage, True, lowered, launch_only, anywhere, True)
+        after = (space, points - LOAD_COST, heading, next_stage, True, lowered, launch_only, anywhere, True, gem_only)
         return ((LOAD, after, done),)
     return ()
 
@@ -118,7 +121,7 @@ def _partner_completable(final: Leg, partner: Partner) -> bool:
     """Option ``direction=per-turn``: after a complete move ending as ``final`` (its heading, the caves
     as it left them), the partner canoe can complete a move in the same direction."""
     space, points, loaded = partner
-    return completable((space, points, final[2], START, loaded, final[5], False, final[7], False))
+    return completable((space, points, final[2], START, loaded, final[5], False, final[7], False, final[9]))
 
 
 @cache

@@ -181,14 +181,17 @@ def start_leg(s: NiagaraState, canoe: int, levels: tuple[int, ...] | None = None
     value = s.choice[s.current] + 1
     heading = s.turn_heading if s.options["direction"] == "per-turn" else NO_HEADING
     loaded = s.cargo[index] != NO_GEM
-    return (space, value, heading, START, loaded, levels or cave_levels(s), launch_only, anywhere, False)
+    gem_only = s.options.get("gem-only-move") == "allowed"
+    return (space, value, heading, START, loaded, levels or cave_levels(s), launch_only, anywhere, False, gem_only)
 
 
 def active_leg(s: NiagaraState) -> Leg:
     index = s.current * CANOES + s.active
     anywhere = s.options["loading"] == "anywhere"
     loaded = s.cargo[index] != NO_GEM
-    return (s.canoes[index], s.points, s.heading, s.stage, loaded, cave_levels(s), False, anywhere, bool(s.handled))
+    gem_only = s.options.get("gem-only-move") == "allowed"
+    handled = bool(s.handled)
+    return (s.canoes[index], s.points, s.heading, s.stage, loaded, cave_levels(s), False, anywhere, handled, gem_only)
 
 
 def theft_victims(s: NiagaraState) -> list[int]:
@@ -681,7 +684,7 @@ def _gem_reason(s: NiagaraState, leg: Leg, kind: int, name: str) -> str:
             f"gems are handled only before the first step or after the last, and canoe {name} could not "
             f"use its {points} remaining points after that"
         )
-    if stage == START and points == LOAD_COST:
+    if stage == START and points == LOAD_COST and not leg[9]:
         return f"canoe {name} must be moved: a gem action alone is no move, and no point would be left for a step"
     return (
         f"canoe {name} could not use all {points} remaining points after that (only landing may waste points)"

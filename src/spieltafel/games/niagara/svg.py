@@ -115,17 +115,25 @@ def draw_canoe(
     )
     svg.text(x - 8 if gem else x, y, f"{seat + 1}{letter}", 12, fill=svgkit.ink_on(fill), font_weight="bold")
     if gem:
-        draw_gem(svg, x + 14, y, gem, 8)
+        draw_gem(svg, x + 14, y, gem, 8, _)
     svg.close()
 
 
-def draw_gem(svg: Svg, x: float, y: float, colour: str, r: float) -> None:
+def draw_gem(svg: Svg, x: float, y: float, colour: str, r: float, _: Gettext = identity) -> None:
     fill = GEM_FILL[colour]
     svg.polygon(gem_points(colour, x, y, r), fill=fill, stroke="#111111", stroke_width=1.0)
     ink = "#ffffff" if colour in ("amethyst", "sapphire") else "#111111"
-    svg.text(
-        x, y + (r * 0.15 if GEM_SIDES[colour] == 3 else 0), GEM_LETTER[colour], r * 1.05, fill=ink, font_weight="bold"
-    )
+    letter = gem_letter(colour, _)
+    svg.text(x, y + (r * 0.15 if GEM_SIDES[colour] == 3 else 0), letter, r * 1.05, fill=ink, font_weight="bold")
+
+
+def gem_letter(colour: str, gettext: Gettext) -> str:
+    """A gem's letter in the page's language (German and Dutch amber is B, not the English Y of yellow)."""
+    # Translators: one letter each for amethyst, diamond, amber, sapphire and ruby, in this order, all different
+    letters = gettext("A D Y S R").split()
+    if len(letters) != len(GEM_LETTER) or len(set(letters)) != len(letters):
+        return GEM_LETTER[colour]
+    return dict(zip(GEM_LETTER, letters, strict=True))[colour]
 
 
 def draw_canoes(
@@ -149,8 +157,10 @@ def draw_space(svg: Svg, view: View, targets: Targets, space: Mapping[str, Any],
     x, w = (RIVER_X, RIVER_W) if name[-1].isdigit() else ARM_X[name[-1]]
     svg.rect(x, y, w, SPACE_H, fill=WATER_FILL, stroke="#1f618d", stroke_width=1.0)
     svg.circle(x + 22, y + SPACE_H / 2, 17, fill="#d6eaf8", stroke="#1b4f72", stroke_width=1.5)
-    svg.text(x + 22, y + SPACE_H / 2 - 5, space["disc"], 13, fill="#1b4f72", font_weight="bold")
-    svg.text(x + 22, y + SPACE_H / 2 + 8, name, 9, fill="#1b4f72")
+    # the space's number large (the log says "paddles to space 3"), the river disc's own number small
+    svg.text(x + 22, y + SPACE_H / 2, name, 15, fill="#1b4f72", font_weight="bold")
+    disc = _("disc {disc}").format(disc=space["disc"])
+    svg.text(x + w - 5, y + SPACE_H - 6, disc, 9, text_anchor="end", fill="#1b4f72", font_style="italic")
     draw_canoes(svg, view, targets, canoes, x + 38, y + 1, 4 if w > 200 else 2, _)
 
 
@@ -169,7 +179,7 @@ def draw_cave(svg: Svg, view: View, colour: str, _: Gettext) -> None:
     k = 0
     for gem, count in view["caves"][colour].items():
         if count:
-            draw_gem(svg, x + 16 + 34 * k, y + 34, gem, 9)
+            draw_gem(svg, x + 16 + 34 * k, y + 34, gem, 9, _)
             svg.text(x + 28 + 34 * k, y + 36, count, 11, text_anchor="start", fill="#ffffff", font_weight="bold")
             k += 1
     svg.close()
@@ -200,7 +210,10 @@ def draw_fork(svg: Svg, view: View, _: Gettext) -> None:
     arm = "L" if view["next_arm"] == "left" else "R"
     x = ARM_X[arm][0] + ARM_X[arm][1] / 2
     svg.polygon([(x - 10, y + 8), (x + 10, y + 8), (x, y + 28)], fill="#1b4f72")
-    svg.text(x + 16, y + 17, _("next disc"), 11, text_anchor="start", fill="#1b4f72")
+    if arm == "L":
+        svg.text(x + 16, y + 17, _("next disc"), 11, text_anchor="start", fill="#1b4f72")
+    else:  # left of the arrow: to its right the label ran into the players' panel
+        svg.text(x - 16, y + 17, _("next disc"), 11, text_anchor="end", fill="#1b4f72")
 
 
 def draw_falls(svg: Svg, view: View, targets: Targets, canoes: list[Any], _: Gettext) -> None:
@@ -336,7 +349,7 @@ def draw_banked(svg: Svg, info: Mapping[str, Any], x: float, y: float, _: Gettex
         if count:
             svg.open(class_="banked")
             svg.title(f"{gem_name(gem, _)} ×{count}")
-            draw_gem(svg, x + 84 + 32 * k, y, gem, 8)
+            draw_gem(svg, x + 84 + 32 * k, y, gem, 8, _)
             svg.text(x + 94 + 32 * k, y + 1, f"×{count}", 10, text_anchor="start", fill="#111111")
             svg.close()
             k += 1

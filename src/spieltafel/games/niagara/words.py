@@ -27,6 +27,18 @@ def gem_name(colour: str, gettext: Gettext) -> str:
     return names.get(colour, colour)
 
 
+def a_gem(colour: str, gettext: Gettext) -> str:
+    """A gem with its indefinite article ("an amethyst", "a ruby"; German in the accusative)."""
+    names = {
+        "amethyst": gettext("an amethyst"),
+        "diamond": gettext("a diamond"),
+        "amber": gettext("an amber"),
+        "sapphire": gettext("a sapphire"),
+        "ruby": gettext("a ruby"),
+    }
+    return names.get(colour, colour)
+
+
 def card_words(card: str, gettext: Gettext) -> str:
     """A paddle card: its value, or the cloud."""
     return gettext("the cloud") if card == "cloud" else card
@@ -54,7 +66,7 @@ def _step(canoe: str, words: list[str], _: Gettext) -> str:
     }
     key = " ".join(words)
     if words[:1] == ["load"] and len(words) == 2:
-        return _("Canoe {canoe}: load a {gem} from the cave").format(canoe=canoe, gem=gem_name(words[1], _))
+        return _("Canoe {canoe}: load {a_gem} from the cave").format(canoe=canoe, a_gem=a_gem(words[1], _))
     return steps.get(key, key).format(canoe=canoe)
 
 
@@ -68,7 +80,7 @@ def action_label(notation: str, gettext: Gettext = identity) -> str:
             return _("Play the cloud card")
         return _("Play paddle card {card}").format(card=words[1])
     if verb == "buy" and len(words) == 2:
-        return _("Buy the canoe back with a {gem}").format(gem=gem_name(words[1], _))
+        return _("Buy the canoe back with {a_gem}").format(a_gem=a_gem(words[1], _))
     if verb in ("a", "b") and len(words) >= 2:
         return _step(verb, words[1:], _)
     if verb == "steal" and len(words) == 2:
@@ -97,8 +109,8 @@ def _rescue(e: Mapping[str, Any], _: Gettext) -> str:
     player = seat_name(e["seat"], _)
     if e.get("paid") is None:
         return _("{player} gets canoe {canoe} back to the shore for free").format(player=player, canoe=e["canoe"])
-    return _("{player} buys canoe {canoe} back with a {gem}").format(
-        player=player, canoe=e["canoe"], gem=gem_name(e["paid"], _)
+    return _("{player} buys canoe {canoe} back with {a_gem}").format(
+        player=player, canoe=e["canoe"], a_gem=a_gem(e["paid"], _)
     )
 
 
@@ -107,6 +119,16 @@ def _falls(e: Mapping[str, Any], _: Gettext) -> str:
     if e.get("gem"):
         text += " " + _("The {gem} returns to its cave.").format(gem=gem_name(e["gem"], _))
     return text
+
+
+def _paddle(e: Mapping[str, Any], _: Gettext) -> str:
+    player, canoe = seat_name(e["seat"], _), e["canoe"]
+    if e["to"] == "shore":
+        return _("{player}'s canoe {canoe} paddles back to the shore").format(player=player, canoe=canoe)
+    if e["to"] == "falls":
+        return _("{player}'s canoe {canoe} paddles below the falls").format(player=player, canoe=canoe)
+    space = space_words(e["to"], _)
+    return _("{player}'s canoe {canoe} paddles to {space}").format(player=player, canoe=canoe, space=space)
 
 
 def _game_over(e: Mapping[str, Any], _: Gettext) -> str:
@@ -128,20 +150,18 @@ _EVENTS: dict[str, Callable[[Mapping[str, Any], Gettext], str]] = {
     "weather": lambda e, _: _("{player} moves the cloud: the weather is now {weather}").format(
         player=seat_name(e["seat"], _), weather=f"{e['weather']:+d}"
     ),
-    "paddle": lambda e, _: _("{player}'s canoe {canoe} paddles to {space}").format(
-        player=seat_name(e["seat"], _), canoe=e["canoe"], space=space_words(e["to"], _)
+    "paddle": _paddle,
+    "load": lambda e, _: _("{player}'s canoe {canoe} loads {a_gem}").format(
+        player=seat_name(e["seat"], _), canoe=e["canoe"], a_gem=a_gem(e["gem"], _)
     ),
-    "load": lambda e, _: _("{player}'s canoe {canoe} loads a {gem}").format(
-        player=seat_name(e["seat"], _), canoe=e["canoe"], gem=gem_name(e["gem"], _)
+    "unload": lambda e, _: _("{player}'s canoe {canoe} unloads {a_gem}").format(
+        player=seat_name(e["seat"], _), canoe=e["canoe"], a_gem=a_gem(e["gem"], _)
     ),
-    "unload": lambda e, _: _("{player}'s canoe {canoe} unloads a {gem}").format(
-        player=seat_name(e["seat"], _), canoe=e["canoe"], gem=gem_name(e["gem"], _)
-    ),
-    "bank": lambda e, _: _("{player} banks a {gem}").format(player=seat_name(e["seat"], _), gem=gem_name(e["gem"], _)),
-    "steal": lambda e, _: _("{player}'s canoe {canoe} steals a {gem} from {victim}'s canoe {victim_canoe}").format(
+    "bank": lambda e, _: _("{player} banks {a_gem}").format(player=seat_name(e["seat"], _), a_gem=a_gem(e["gem"], _)),
+    "steal": lambda e, _: _("{player}'s canoe {canoe} steals {a_gem} from {victim}'s canoe {victim_canoe}").format(
         player=seat_name(e["seat"], _),
         canoe=e["canoe"],
-        gem=gem_name(e["gem"], _),
+        a_gem=a_gem(e["gem"], _),
         victim=seat_name(e["victim"], _),
         victim_canoe=e["victim_canoe"],
     ),
@@ -166,3 +186,30 @@ def event_text(event: Mapping[str, Any], gettext: Gettext = identity) -> str:
     if describe is None:
         return gettext("Something happened: {kind}").format(kind=event.get("kind"))
     return describe(event, gettext)
+
+
+GEM_VALUE = {"amethyst": 1, "diamond": 2, "amber": 3, "sapphire": 4, "ruby": 5}
+"""The gems' values (the tie-break of option ``ending=finish-round``; components.GEM_VALUES)."""
+
+
+def score_breakdown(view: Mapping[str, Any], gettext: Gettext = identity) -> list[list[str]]:
+    """Each seat's final score in the game's own terms: its banked gems by colour, their value and the goal
+    it reached ("Spielende": one gem of each colour, four of one colour, or seven in all)."""
+    _ = gettext
+    rows: list[list[str]] = []
+    for info in view.get("player_info", []):
+        banked: Mapping[str, int] = info.get("banked", {})
+        gems = [_("{count} × {gem}").format(count=n, gem=gem_name(colour, _)) for colour, n in banked.items() if n]
+        value = sum(GEM_VALUE.get(colour, 0) * n for colour, n in banked.items())
+        lines = [", ".join(gems) if gems else _("no gem banked"), _("gem value {value}").format(value=value)]
+        counts = [n for n in banked.values()]
+        if counts and all(counts):
+            lines.append(_("goal: one gem of each colour"))
+        elif any(n >= 4 for n in counts):
+            lines.append(_("goal: four gems of one colour"))
+        elif sum(counts) >= 7:
+            lines.append(_("goal: seven gems"))
+        else:
+            lines.append(_("no goal reached"))
+        rows.append(lines)
+    return rows

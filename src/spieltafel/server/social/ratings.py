@@ -85,7 +85,9 @@ def placings(
         known = best.get(key)
         place = min(seat_ranks[number], known.place if known else seat_ranks[number])
         won = number in winners or (known is not None and known.won)
-        best[key] = Placing(key, seat.account_id, place, won)
+        # a bot level that took over a leaver's seat is nobody's account (else the person's profile lists it)
+        account = None if key.startswith(BOT_PREFIX) else seat.account_id
+        best[key] = Placing(key, account, place, won)
     return list(best.values())
 
 
@@ -169,12 +171,14 @@ class RatingService:
             account = await session.scalar(select(AccountRow).where(AccountRow.name == name, ~AccountRow.deleted))
             if account is None:
                 raise NotFound("no-account", f"there is no account {name[:60]!r}")
+            # by the person's own key: a stand-in bot's rows once stored the leaver's account id as well
+            key = f"a{account.id}"
             ratings = (await session.execute(
-                select(RatingRow).where(RatingRow.account_id == account.id).order_by(RatingRow.game)
+                select(RatingRow).where(RatingRow.player == key).order_by(RatingRow.game)
             )).scalars().all()
             hidden = await _hidden_tables(session, account.id, viewer)
             changes = (await session.execute(
-                select(RatingChangeRow).where(RatingChangeRow.account_id == account.id).order_by(RatingChangeRow.id)
+                select(RatingChangeRow).where(RatingChangeRow.player == key).order_by(RatingChangeRow.id)
             )).scalars().all()
             recent = await _recent(session, account.id, hidden)
         changes = [change for change in changes if change.table_id not in hidden]
@@ -236,7 +240,7 @@ async def _recent(session: AsyncSession, account_id: int, hidden: Collection[int
     query = (
         select(RatingChangeRow, TableRow.players)
         .join(TableRow, TableRow.id == RatingChangeRow.table_id)
-        .where(RatingChangeRow.account_id == account_id)
+        .where(RatingChangeRow.player == f"a{account_id}")
         .order_by(RatingChangeRow.id.desc()).limit(RECENT_GAMES)
     )
     if hidden:

@@ -61,7 +61,11 @@ class Invitations:
 
     async def rematch(self, account: Account, table_id: int) -> tuple[int, bool]:
         """A new table for the same players of a finished game, seats turned by one so that another
-        seat starts; (its id, whether this call made it). Asking again gives the same rematch."""
+        seat starts; (its id, whether this call made it). Asking again gives the same rematch.
+
+        An invitation, not a summons (issue 26): the asker sits down, the bots keep their seats, and the
+        other people's seats stay open for them — the table is private and they are its guests, so they
+        alone see it and accept by taking their seat; it starts when all have."""
         live = await self.cache.read(table_id)
         if live.seat_of(account) is None:
             raise Forbidden("not-seated", f"only the players of table {table_id} can ask for a rematch")
@@ -69,13 +73,16 @@ class Invitations:
             return live.rematch, False
         require_over(live)
         turned = live.seats[1:] + live.seats[:1]
-        seats = [SeatRow(seat=n, account_id=s.account_id, bot=None if s.gone else s.bot) for n, s in enumerate(turned)]
+        seats = [SeatRow(seat=n, account_id=s.account_id if s.account_id == account.id else None,
+                         bot=None if s.gone else s.bot) for n, s in enumerate(turned)]
+        invited = {s.account_id for s in live.seats if s.account_id is not None and s.account_id != account.id}
         try:
             async with self.db.write() as session:
                 new_id = await rows.insert_table(
-                    session, account.id, live.game, live.players, live.options, seats, live.invite is not None,
-                    Limits(live.timing, live.leaver, live.leaver_bot),
+                    session, account.id, live.game, live.players, live.options, seats,
+                    live.invite is not None or bool(invited), Limits(live.timing, live.leaver, live.leaver_bot),
                 )
+                session.add_all(GuestRow(table_id=new_id, account_id=guest) for guest in sorted(invited))
                 await rows.claim_rematch(session, table_id, new_id)
         except (rows.RematchTaken, IntegrityError):  # another player asked at the same moment: theirs stands
             return (await self.cache.read(table_id, refresh=True)).rematch or 0, False

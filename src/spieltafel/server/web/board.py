@@ -113,6 +113,22 @@ def present(payload: MutableMapping[str, Any], game: str, seat: int | None, lang
     payload["lang"] = lang
 
 
+def score_breakdown(game: str, view: Mapping[str, Any], gettext: Callable[[str], str]) -> list[list[str]]:
+    """Each seat's final score in the game's own terms (lines of words), from the game's words module's
+    optional ``score_breakdown(view, gettext)``; empty when the game has none or it fails."""
+    kit = _kit(game)
+    module = kit.module(kit.words) if kit is not None and kit.words is not None else None
+    describe = getattr(module, "score_breakdown", None)
+    if describe is None:
+        return []
+    try:
+        rows = describe(view, gettext)
+        return [[str(line) for line in lines] for lines in rows]
+    except Exception:  # words are a courtesy: never let them fail the page
+        log.exception("score_breakdown failed for %s", game)
+        return []
+
+
 def chosen_seats(view: Any) -> list[int]:
     """Seats that have made a secret choice not yet revealed (Niagara's "has chosen" markers)."""
     info = view.get("player_info") if isinstance(view, Mapping) else None

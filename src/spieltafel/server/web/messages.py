@@ -38,9 +38,11 @@ def registry_messages() -> list[tuple[str, str]]:
     found: list[tuple[str, str]] = []
     for game in all_games():
         for spec in game.options:
-            found.append((spec.name, f"registry:{game.name}"))
+            found.append((spec.label_of(), f"registry:{game.name}"))
             found.append((spec.description, f"registry:{game.name}:{spec.name}"))
-            found.extend((c, f"registry:{game.name}:{spec.name}") for c in spec.choices if not c.isdigit())
+            found.extend(
+                (spec.label_of(c), f"registry:{game.name}:{spec.name}") for c in spec.choices if not c.isdigit()
+            )
     return found
 
 

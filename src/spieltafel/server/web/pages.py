@@ -229,7 +229,10 @@ def option_rows(game_name: str, options: Mapping[str, Any], gettext: Callable[[s
         spec = specs.get(key)
         if spec is not None and str(value) == spec.default:
             continue
-        rows.append({"name": gettext(key), "value": gettext(str(value))})
+        if spec is None:
+            rows.append({"name": gettext(key), "value": gettext(str(value))})
+        else:
+            rows.append({"name": gettext(spec.label_of()), "value": gettext(spec.label_of(str(value)))})
     return rows
 
 
@@ -414,7 +417,11 @@ async def lobby(request: Request) -> Response:
     waiting: list[dict[str, Any]] = []
     if me is not None:
         waiting = waiting_rows(await tables.waiting(me), gettext, me, tables.now_ms())
-        mine = [t for t in table_rows(await tables.listing(None, me), gettext, me) if t["status"] != "over"]
+        # each of my games once (issue 26): waiting for me, else among my games; not again among those to watch
+        shown = {t["id"] for t in waiting}
+        mine = [t for t in table_rows(await tables.listing(None, me), gettext, me)
+                if t["status"] != "over" and t["id"] not in shown]
+        running = [t for t in running if t["id"] not in shown and t["id"] not in {m["id"] for m in mine}]
         mine.sort(key=lambda t: (not t["my_turn"], t["status"] != "playing", -int(t["id"] or 0)))
         finished = [t for t in table_rows(await tables.listing("over", me), gettext, me)][:10]
     else:
@@ -483,10 +490,14 @@ def _new_table(
         options = [
             {
                 "name": spec.name,
-                "label": gettext(spec.name),
+                "label": gettext(spec.label_of()),
                 "description": gettext(spec.description),
                 "choices": [
-                    {"value": c, "label": gettext(c), "checked": chosen.get(f"option:{spec.name}", spec.default) == c}
+                    {
+                        "value": c,
+                        "label": gettext(spec.label_of(c)),
+                        "checked": chosen.get(f"option:{spec.name}", spec.default) == c,
+                    }
                     for c in spec.choices
                 ],
             }
@@ -516,8 +527,12 @@ def _time_choices(chosen: Mapping[str, str], gettext: Callable[[str], str]) -> d
     """The choices of the time limit and the leaver rule, with what was chosen (or the defaults)."""
     return {
         "pace": chosen.get("pace", "none"),
-        "minutes": [(m, str(m) == chosen.get("minutes", "10")) for m in LIVE_MINUTES],
-        "increments": [(i, str(i) == chosen.get("increment", "5")) for i in LIVE_INCREMENTS],
+        "minutes": [
+            (m, gettext("%(num)d min") % {"num": m}, str(m) == chosen.get("minutes", "10")) for m in LIVE_MINUTES
+        ],
+        "increments": [
+            (i, gettext("%(num)d s") % {"num": i}, str(i) == chosen.get("increment", "5")) for i in LIVE_INCREMENTS
+        ],
         "per_move": [(k, label, k == chosen.get("per_move", "1d")) for k, label in per_move_names(gettext).items()],
         "leaver": chosen.get("leaver", "bot"),
         "leaver_bots": [
@@ -636,6 +651,10 @@ async def table_page(request: Request, table_id: TableNumber) -> Response:
     context.update(state=state, seat=seat, legal=legal, board_svg=svg, texts=texts, seats=seats)
     if status == "over" or state.get("result"):
         context["result"] = result_rows(state.get("result") or {}, seats, gettext)
+        breakdown = board.score_breakdown(game_name, state.get("view") or {}, tg)
+        for row in context["result"]:
+            row["breakdown"] = breakdown[row["seat"]] if row["seat"] < len(breakdown) else []
+        context["has_breakdown"] = bool(breakdown)
         return render(request, "table_over.html", context)
     config = {
         "table": table_id,

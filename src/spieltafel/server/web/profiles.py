@@ -19,6 +19,9 @@ from spieltafel.server.web.templating import account_of, gettext_of, render
 router = APIRouter(include_in_schema=False)
 
 PLOT_WIDTH, PLOT_HEIGHT = 480, 180
+PROVISIONAL_GAMES = 5
+"""A player's rating shows ("?" before) once this many of the game's games are rated: a newcomer's μ − 3σ
+starts at 0 and drops below it after a first loss, which players read as a penalty, not as "not known yet"."""
 LEFT, RIGHT, TOP, BOTTOM = 44, 12, 12, 26
 
 
@@ -94,7 +97,8 @@ async def leaderboard_page(request: Request, game: str) -> Response:
     for entry in entries:
         entry["label"] = _player_label(entry, gettext)
     games = [{"name": g.name, "title": g.title} for g in all_games()]
-    page = {"game": game, "title": _title(game), "games": games, "entries": entries}
+    page = {"game": game, "title": _title(game), "games": games, "entries": entries,
+            "provisional_games": PROVISIONAL_GAMES}
     return render(request, "leaderboard.html", page)
 
 
@@ -112,4 +116,4 @@ async def profile_page(request: Request, name: str) -> Response:
         rated["plot"] = rating_plot(rated["history"], label)
     for recent in profile["recent"]:
         recent["title"] = _title(recent["game"])
-    return render(request, "profile.html", {"profile": profile})
+    return render(request, "profile.html", {"profile": profile, "provisional_games": PROVISIONAL_GAMES})

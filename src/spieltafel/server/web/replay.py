@@ -41,6 +41,7 @@ from spieltafel.server.errors import ServiceError
 from spieltafel.server.numbers import BadNumber, parse_int, parse_optional_int
 from spieltafel.server.privacy import TableNumber
 from spieltafel.server.services import services_of
+from spieltafel.server.web.seat_labels import raw_seat_name, seat_labels
 from spieltafel.server.web.security import files_of
 from spieltafel.server.web.templating import gettext_of, number_refused, render
 
@@ -268,11 +269,7 @@ def _seat_names(info: Mapping[str, Any] | None, players: int, recorded: Sequence
         if isinstance(seats, list) and seat < len(seats):
             entry = seats[seat]
             if isinstance(entry, Mapping):
-                for key in ("name", "account", "player", "bot"):
-                    value = entry.get(key)
-                    if isinstance(value, str) and value:
-                        name = value
-                        break
+                name = raw_seat_name(entry)
             elif isinstance(entry, str):
                 name = entry
         if not name and seat < len(recorded):
@@ -347,7 +344,7 @@ def _replay_context(
         "title": source.title,
         "table_id": source.table_id,
         "players": timeline.players,
-        "seat_names": source.seat_names,
+        "seat_names": seat_labels(timeline.game, source.seat_names, gettext),
         "step": step,
         "steps": timeline.steps,
         "as_value": "all" if as_ is None else str(as_),
@@ -590,7 +587,7 @@ def _history_context(request: Request, game: RunningGame, step: int) -> dict[str
         "game_name": timeline.game,
         "table_id": game.table_id,
         "players": timeline.players,
-        "seat_names": game.seat_names,
+        "seat_names": seat_labels(timeline.game, game.seat_names, gettext),
         "seat": seat,
         "step": step,
         "steps": timeline.steps,

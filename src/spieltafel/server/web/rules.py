@@ -100,17 +100,31 @@ async def rules_page(request: Request, name: str) -> Response:
     return render(request, f"{GAME_TEMPLATES}{game.name}/{page.template}", context)
 
 
-@lru_cache(maxsize=8)
-def _decisions_html(name: str) -> str | None:
+def decisions_file(name: str, lang: str) -> tuple[Any, str] | None:
+    """The game's decisions in ``lang`` (``decisions.de.md`` beside ``decisions.md``) or else in English:
+    (path, the language it is written in); None when the game has none."""
     game = get_game(name)
     page = _rules_of(game)
-    path = kit_of(game).folder() / page.decisions if page is not None else None
-    if path is None or not path.is_file():
+    if page is None:
         return None
+    english = kit_of(game).folder() / page.decisions
+    translated = english.with_name(f"{english.stem}.{lang}{english.suffix}")
+    if lang != "en" and translated.is_file():
+        return translated, lang
+    return (english, "en") if english.is_file() else None
+
+
+@lru_cache(maxsize=16)
+def _decisions_html(name: str, lang: str = "en") -> tuple[str, str] | None:
+    """The decisions as HTML and the language they are written in."""
+    found = decisions_file(name, lang)
+    if found is None:
+        return None
+    path, written = found
     from markdown_it import MarkdownIt
 
     markdown = MarkdownIt("commonmark", {"html": False, "linkify": False}).enable("table")
-    return str(markdown.render(path.read_text(encoding="utf-8")))
+    return str(markdown.render(path.read_text(encoding="utf-8"))), written
 
 
 @router.get("/rules/{name}/decisions", response_class=HTMLResponse)
@@ -118,10 +132,11 @@ async def rules_decisions(request: Request, name: str) -> Response:
     game = _game_or_none(name)
     if game is None:
         return _not_found(request, name)
-    html = _decisions_html(game.name)
+    found = _decisions_html(game.name, language_of(request))
     context: dict[str, Any] = {
         "game": game,
-        "document": Markup(html) if html is not None else None,
+        "document": Markup(found[0]) if found is not None else None,
+        "document_lang": found[1] if found is not None else "en",
         "decisions_path": REPOSITORY_DOCS.format(game=game.name),
     }
     return render(request, "rules/decisions.html", context, status=200)
