@@ -8,7 +8,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from spieltafel.server.tables.quickplay import WINDOW, Request, plan
+from spieltafel.server.tables.quickplay import WIDEN, WIDEN_EVERY_S, WINDOW, Request, plan
 
 from ..clocked import FakeClock, server
 from ..helpers import Person, person
@@ -17,7 +17,7 @@ pytestmark = pytest.mark.anyio
 NOW = 1_000_000
 
 
-def ask(id: int, rating: float = 1500.0, players: int | None = 2, waited_s: int = 0, pace: str = "live",
+def ask(id: int, rating: float = 25.0, players: int | None = 2, waited_s: int = 0, pace: str = "live",
         rated: bool = True, bot: str | None = None, bot_after_s: int | None = None) -> Request:
     return Request(id, 100 + id, players, pace, rated, rating, NOW - waited_s * 1000 - id, bot, bot_after_s)
 
@@ -46,16 +46,18 @@ def test_any_count_joins_a_fixed_count_and_takes_the_largest_table() -> None:
 
 
 def test_close_ratings_are_preferred() -> None:
-    made = plan([ask(1, 1500), ask(2, 1580), ask(3, 1510)], 2, 4, NOW)
+    made = plan([ask(1, 25.0), ask(2, 25.0 + WINDOW * 0.9), ask(3, 25.0 + WINDOW * 0.2)], 2, 4, NOW)
     assert made is not None and {r.id for r in made.requests} == {1, 3}
 
 
 def test_the_window_widens_while_people_wait() -> None:
-    far = WINDOW + 120
-    assert plan([ask(1, 1500), ask(2, 1500 + far)], 2, 4, NOW) is None
-    assert plan([ask(1, 1500, waited_s=15), ask(2, 1500 + far, waited_s=15)], 2, 4, NOW) is not None
+    far = WINDOW + 2.5 * WIDEN  # within reach after three widenings
+    assert plan([ask(1, 25.0), ask(2, 25.0 + far)], 2, 4, NOW) is None
+    twice, thrice = WIDEN_EVERY_S * 2, WIDEN_EVERY_S * 3
+    assert plan([ask(1, 25.0, waited_s=twice), ask(2, 25.0 + far, waited_s=twice)], 2, 4, NOW) is None
+    assert plan([ask(1, 25.0, waited_s=thrice), ask(2, 25.0 + far, waited_s=thrice)], 2, 4, NOW) is not None
     # both must accept: a newcomer's narrow window keeps them apart
-    assert plan([ask(1, 1500, waited_s=60), ask(2, 1500 + far)], 2, 4, NOW) is None
+    assert plan([ask(1, 25.0, waited_s=60), ask(2, 25.0 + far)], 2, 4, NOW) is None
 
 
 def test_the_longest_waiting_person_is_seated_first() -> None:

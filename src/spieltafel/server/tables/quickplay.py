@@ -33,9 +33,10 @@ from spieltafel.server.tables import creation, rows
 from spieltafel.server.tables.clocks import PACES, Limits
 from spieltafel.server.tables.live import BOT_LEVELS, DEFAULT_LEAVER_BOT
 
-WINDOW = 100.0
-"""The rating window at first: people whose ratings differ by at most this are matched at once."""
-WIDEN = 50.0
+WINDOW = 2.0
+"""The rating window at first: people whose ratings (the game's ``mu``: 25 for a new player, about 0 to 50)
+differ by at most this are matched at once."""
+WIDEN = 1.0
 """How much the window widens per ``WIDEN_EVERY_S`` seconds of waiting."""
 WIDEN_EVERY_S = 5
 MAX_BOT_WAIT_S = 600
