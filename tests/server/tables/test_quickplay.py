@@ -11,7 +11,7 @@ import pytest
 from spieltafel.server.tables.quickplay import WIDEN, WIDEN_EVERY_S, WINDOW, Request, plan
 
 from ..clocked import FakeClock, server
-from ..helpers import Person, person
+from ..helpers import PASSWORD, Person, person
 
 pytestmark = pytest.mark.anyio
 NOW = 1_000_000
@@ -138,6 +138,16 @@ async def test_bots_take_the_seats_left_after_the_chosen_wait(tmp_path: Path, db
         assert seated["state"] == "seated"
         table = (await http.get(f"/api/tables/{seated['table_id']}")).json()
         assert table["players"] == 3 and sorted(s.get("bot") or "" for s in table["seats"]) == ["", "random", "random"]
+
+
+async def test_a_deleted_account_waits_no_more(tmp_path: Path, db_url: str | None) -> None:
+    async with server(tmp_path, FakeClock(), url=db_url) as (_, http):
+        ann, ben = await person(http, "ann"), await person(http, "ben")
+        await _ask(http, ann)
+        gone = await http.request("DELETE", "/api/account", json={"password": PASSWORD}, headers=ann.headers)
+        assert gone.status_code == 204, gone.text
+        alone = (await _ask(http, ben)).json()
+        assert alone["state"] == "waiting" and [w["name"] for w in alone["waiting"]] == [ben.name]
 
 
 async def test_the_queue_survives_a_restart(tmp_path: Path, db_url: str | None) -> None:
