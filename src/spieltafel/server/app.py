@@ -18,6 +18,7 @@ from fastapi.responses import JSONResponse
 from spieltafel.server.accounts.service import AccountService
 from spieltafel.server.api.leaving import router as leaving_router
 from spieltafel.server.api.metrics import router as metrics_router
+from spieltafel.server.api.quickplay import router as quickplay_router
 from spieltafel.server.api.recovery import router as recovery_router
 from spieltafel.server.api.routes import router as api_router
 from spieltafel.server.api.social import router as social_router
@@ -194,6 +195,7 @@ def create_app(settings: Settings | None = None, now_ms: Callable[[], int] | Non
     app.include_router(social_router)
     app.include_router(recovery_router)
     app.include_router(leaving_router)
+    app.include_router(quickplay_router)
     app.include_router(ws_router)
     app.add_middleware(BodyLimit)
     _allow_origins(app, settings)

@@ -36,6 +36,7 @@ from spieltafel.server.settings import Settings
 from spieltafel.server.social.chat import ChatService
 from spieltafel.server.social.notify import Notifier
 from spieltafel.server.social.ratings import RatingService
+from spieltafel.server.tables.quickplay import QuickPlay
 from spieltafel.server.tables.service import TableService
 
 
@@ -119,6 +120,8 @@ class Services:
     """Password reset and e-mail verification links (``accounts.recovery``)."""
     account_data: AccountData
     """Export my data, delete my account (``accounts.leaving``)."""
+    quickplay: QuickPlay
+    """The site's quick-play queue (``tables.quickplay``)."""
     hubs: list[Hub] = field(default_factory=list)
     """The hubs of the chat and of the accounts' sign-outs (closed with the services)."""
 
@@ -162,7 +165,10 @@ async def open_services(settings: Settings, now_ms: Callable[[], int] | None = N
     notifier = Notifier(site.db, settings, site.tables.now_ms)
     recovery = Recovery(site.db, settings, accounts, notifier, site.tables.now_ms)
     account_data = AccountData(site.db, accounts, site.tables)
-    return Services(settings, site, accounts, chat, rate, notifier, recovery, account_data, [chat_hub, sign_ins])
+    quickplay = QuickPlay(site.db, site.tables.now_ms, site.tables.announce)
+    return Services(
+        settings, site, accounts, chat, rate, notifier, recovery, account_data, quickplay, [chat_hub, sign_ins]
+    )
 
 
 def services_of(connection: HTTPConnection) -> Services:

@@ -39,6 +39,7 @@ from spieltafel.server.db import (
     TableRow,
     TokenRow,
 )
+from spieltafel.server.db.models import QuickPlayRow
 from spieltafel.server.errors import Conflict, Forbidden, NotFound, Unauthenticated
 
 if TYPE_CHECKING:
@@ -124,6 +125,8 @@ class AccountData:
             await self.accounts.authenticate(account.name, password)
         except Unauthenticated as error:
             raise Forbidden("wrong-password", "the password is wrong; nothing was deleted") from error
+        async with self.db.write() as session:  # first, so that quick play seats the leaving account nowhere
+            await session.execute(delete(QuickPlayRow).where(QuickPlayRow.account_id == account.id))
         async with self.db.session() as session:
             unended = (await session.execute(
                 select(SeatRow.table_id).join(TableRow, TableRow.id == SeatRow.table_id)

@@ -262,3 +262,24 @@ class RatingChangeRow(Base):
     mu: Mapped[float] = mapped_column(Float)
     sigma: Mapped[float] = mapped_column(Float)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class QuickPlayRow(Base):
+    """A person's quick-play request (``tables.quickplay``): waiting while ``table_id`` is NULL, seated once
+    the matcher set it (compare-and-set: ``UPDATE … WHERE table_id IS NULL``). One request per account."""
+
+    __tablename__ = "quickplay"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), unique=True)
+    game: Mapped[str] = mapped_column(String(40), index=True)
+    players: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """The player count asked for; None: any."""
+    pace: Mapped[str] = mapped_column(String(10))
+    rated: Mapped[bool] = mapped_column(Boolean)
+    bot: Mapped[str | None] = mapped_column(String(20), nullable=True)
+    """The level of the bots that fill the seats left after ``bot_after_s``; None: wait for people only."""
+    bot_after_s: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    rating: Mapped[float] = mapped_column(Float)
+    since_ms: Mapped[int] = mapped_column(BigInteger)
+    table_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
