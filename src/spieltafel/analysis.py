@@ -186,40 +186,66 @@ def analyse(
 
     Raises a SpieltafelError for a record that is not a finished game or a seat that is not in it.
     """
+    start = time.perf_counter()
+    chosen, numbers = plan(record, seats, iterations)
+    decisions = analyse_numbers(record, numbers, iterations, seed, progress)
+    return assemble(record, chosen, iterations, seed, decisions, time.perf_counter() - start)
+
+
+def plan(record: GameRecord, seats: Sequence[int] | None, iterations: int) -> tuple[list[int], list[int]]:
+    """Check the request and the record (a finished game, replayed in full: a wrong record changes
+    nothing) and return the analysed seats and the places (from 1) of their decisions in the record."""
     if iterations < 1:
         raise SpieltafelError(f"the search budget must be at least 1 iteration, not {iterations}")
-    final = replay(record)  # the whole record first: a wrong or unfinished record changes nothing
+    final = replay(record)
     if not final.is_over:
         raise SpieltafelError("only a finished game can be analysed: this record stops before the end")
     chosen = sorted(set(person_seats(record) if seats is None else seats))
     for seat in chosen:
         if not 0 <= seat < record.players:
             raise SpieltafelError(f"there is no seat {seat}: seats are 0 to {record.players - 1}")
-    wanted = [n for n, a in enumerate(record.actions, start=1) if a.seat in chosen]
-    start = time.perf_counter()
+    return chosen, [n for n, a in enumerate(record.actions, start=1) if a.seat in chosen]
+
+
+def analyse_numbers(
+    record: GameRecord, numbers: Sequence[int], iterations: int, seed: int, progress: Progress | None = None
+) -> list[Decision]:
+    """The decisions at places ``numbers`` (from 1) of ``record``, each judged on its own (a part of an
+    analysis: the server computes one in parts, showing its progress)."""
+    wanted = set(numbers)
+    last = max(wanted, default=0)
     state = record.new_state()
     decisions: list[Decision] = []
-    for number, recorded in enumerate(record.actions, start=1):
+    for number, recorded in enumerate(record.actions[:last], start=1):
         action = state.read_action(recorded.seat, recorded.action)
-        if recorded.seat in chosen:
+        if number in wanted:
             decisions.append(analyse_decision(state, recorded.seat, action, number, iterations, seed))
             if progress is not None:
                 progress(len(decisions), len(wanted))
         try:
             state.apply(recorded.seat, action)
-        except SpieltafelError as error:  # replay() passed: cannot happen, but say where if it does
+        except SpieltafelError as error:
             raise RecordMismatchError(f"action {number}: {error}") from error
+    return decisions
+
+
+def assemble(
+    record: GameRecord, chosen: Sequence[int], iterations: int, seed: int, decisions: Sequence[Decision],
+    seconds: float,
+) -> GameAnalysis:
+    """The analysis of ``record`` from its decisions."""
     names = [record.seats[s] if s < len(record.seats) else f"seat {s}" for s in range(record.players)]
+    ordered = sorted(decisions, key=lambda d: d.number)
     return GameAnalysis(
         game=record.game,
         players=record.players,
         seats=names,
-        analysed_seats=chosen,
+        analysed_seats=list(chosen),
         iterations=iterations,
         seed=seed,
-        decisions=decisions,
-        summary=[summarise(seat, names[seat], decisions) for seat in chosen],
-        seconds=round(time.perf_counter() - start, 2),
+        decisions=ordered,
+        summary=[summarise(seat, names[seat], ordered) for seat in chosen],
+        seconds=round(seconds, 2),
     )
 
 

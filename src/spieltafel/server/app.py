@@ -16,6 +16,7 @@ from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import JSONResponse
 
 from spieltafel.server.accounts.service import AccountService
+from spieltafel.server.api.analysis import router as analysis_router
 from spieltafel.server.api.leaving import router as leaving_router
 from spieltafel.server.api.recovery import router as recovery_router
 from spieltafel.server.api.routes import router as api_router
@@ -190,6 +191,7 @@ def create_app(settings: Settings | None = None, now_ms: Callable[[], int] | Non
     app.include_router(social_router)
     app.include_router(recovery_router)
     app.include_router(leaving_router)
+    app.include_router(analysis_router)
     app.include_router(ws_router)
     app.add_middleware(BodyLimit)
     _allow_origins(app, settings)

@@ -26,6 +26,7 @@ from starlette.requests import HTTPConnection
 from spieltafel.server.accounts.leaving import AccountData
 from spieltafel.server.accounts.recovery import Recovery
 from spieltafel.server.accounts.service import AccountService
+from spieltafel.server.analysis.service import AnalysisService
 from spieltafel.server.bots.jobs import CLOSE_SECONDS, JobQueue, MemoryJobs, RedisJobs, stop
 from spieltafel.server.bots.runners import BotPool, BotRunner, Chore
 from spieltafel.server.db import Database
@@ -117,6 +118,8 @@ class Services:
     """Password reset and e-mail verification links (``accounts.recovery``)."""
     account_data: AccountData
     """Export my data, delete my account (``accounts.leaving``)."""
+    analyses: AnalysisService
+    """Post-game analyses of finished tables (``analysis.service``, issue 27)."""
     hubs: list[Hub] = field(default_factory=list)
     """The hubs of the chat and of the accounts' sign-outs (closed with the services)."""
 
@@ -138,6 +141,7 @@ class Services:
 
     async def close(self) -> None:
         await self.recovery.settle()  # the mails still being sent
+        await self.analyses.close()
         for hub in self.hubs:
             await hub.close()
         await self.site.close()
@@ -160,7 +164,10 @@ async def open_services(settings: Settings, now_ms: Callable[[], int] | None = N
     notifier = Notifier(site.db, settings, site.tables.now_ms)
     recovery = Recovery(site.db, settings, accounts, notifier, site.tables.now_ms)
     account_data = AccountData(site.db, accounts, site.tables)
-    return Services(settings, site, accounts, chat, rate, notifier, recovery, account_data, [chat_hub, sign_ins])
+    analyses = AnalysisService(site.db, site.tables, site.bots, settings.analysis_iterations, site.tables.now_ms)
+    return Services(
+        settings, site, accounts, chat, rate, notifier, recovery, account_data, analyses, [chat_hub, sign_ins]
+    )
 
 
 def services_of(connection: HTTPConnection) -> Services:
@@ -183,7 +190,12 @@ def _chat(connection: HTTPConnection) -> ChatService:
     return services_of(connection).chat
 
 
+def _analyses(connection: HTTPConnection) -> AnalysisService:
+    return services_of(connection).analyses
+
+
 AllServices = Annotated[Services, Depends(services_of)]
+Analyses = Annotated[AnalysisService, Depends(_analyses)]
 Tables = Annotated[TableService, Depends(_tables)]
 Accounts = Annotated[AccountService, Depends(_accounts)]
 Chat = Annotated[ChatService, Depends(_chat)]

@@ -228,6 +228,8 @@ def probes(w: World) -> list[Probe]:
         Probe("POST", "/api/tables/{table_id}/moves", f"/api/tables/{play}/moves",
               signed_in(403, owner=422, token=422), body=illegal),
         Probe("GET", "/api/tables/{table_id}/record", f"/api/tables/{play}/record", everyone(409)),
+        Probe("GET", "/api/tables/{table_id}/analysis", f"/api/tables/{play}/analysis", everyone(200)),
+        Probe("POST", "/api/tables/{table_id}/analysis", f"/api/tables/{play}/analysis", signed_in(409)),
         Probe("GET", "/api/tables/{table_id}/chat", f"/api/tables/{play}/chat", everyone(200)),
         Probe("POST", "/api/tables/{table_id}/chat", f"/api/tables/{play}/chat", signed_in(201), body={"text": "hi"}),
         Probe("GET", "/api/mutes", "/api/mutes", signed_in(200)),

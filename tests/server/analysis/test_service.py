@@ -1,0 +1,96 @@
+"""The post-game analysis of a finished table (issue 27): started through the API, computed in the bot
+workers part by part with its progress, kept, served as JSON behind the table gate."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from fastapi import FastAPI
+
+from spieltafel.analysis import BLUNDER, MISTAKE
+from spieltafel.server.app import create_app
+
+from ..backing import TEST_REDIS_URL, fresh_database, redis_keys
+from ..conftest import settings_for
+from ..helpers import Seen, person, play_http
+
+pytestmark = pytest.mark.anyio
+
+
+@pytest.fixture
+async def quick(tmp_path: Path) -> AsyncIterator[httpx.AsyncClient]:
+    """The app with a small analysis budget (20 iterations per decision)."""
+    async with fresh_database() as url, redis_keys(TEST_REDIS_URL) as prefix:
+        settings = settings_for(tmp_path, url, prefix).model_copy(update={"analysis_iterations": 20})
+        application: FastAPI = create_app(settings)
+        async with application.router.lifespan_context(application):
+            transport = httpx.ASGITransport(app=application)
+            async with httpx.AsyncClient(transport=transport, base_url="http://test") as http:
+                yield http
+
+
+async def finished_table(http: httpx.AsyncClient, game: str = "iquazu", private: bool = False) -> tuple[int, Any]:
+    alice = await person(http, "alice")
+    body = {"game": game, "players": 2, "seats": [{"kind": "me"}, {"kind": "bot", "bot": "random"}],
+            "private": private}
+    created = await http.post("/api/tables", json=body, headers=alice.headers)
+    assert created.status_code == 201, created.text
+    table_id: int = created.json()["id"]
+    await play_http(http, table_id, [alice], Seen(), random.Random(5))
+    return table_id, alice
+
+
+async def until_done(http: httpx.AsyncClient, table_id: int, headers: dict[str, str]) -> list[dict[str, Any]]:
+    seen = []
+    for _ in range(3000):
+        status = (await http.get(f"/api/tables/{table_id}/analysis", headers=headers)).json()
+        seen.append(status)
+        if status["status"] == "done":
+            return seen
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"the analysis did not end: {seen[-1]}")
+
+
+async def test_a_finished_game_is_analysed_in_the_workers_with_progress_and_kept(quick: httpx.AsyncClient) -> None:
+    table_id, alice = await finished_table(quick)
+    before = (await quick.get(f"/api/tables/{table_id}/analysis")).json()
+    assert before == {"table_id": table_id, "status": "none", "done": 0, "total": 0, "iterations": 0,
+                      "analysis": None}
+    refused = await quick.post(f"/api/tables/{table_id}/analysis")
+    assert refused.status_code == 401
+    started = await quick.post(f"/api/tables/{table_id}/analysis", headers=alice.headers)
+    assert started.status_code == 200, started.text
+    assert started.json()["status"] in ("running", "done") and started.json()["total"] > 0
+    seen = await until_done(quick, table_id, alice.headers)
+    done = seen[-1]
+    analysis = done["analysis"]
+    assert analysis["format"] == "spieltafel-analysis/1" and analysis["analysed_seats"] == [0]
+    assert analysis["iterations"] == 20 and done["done"] == done["total"] == len(analysis["decisions"])
+    assert all(d["seat"] == 0 for d in analysis["decisions"])
+    for d in analysis["decisions"]:
+        if not d["forced"]:
+            assert d["mark"] == ("??" if d["loss"] > BLUNDER else "?" if d["loss"] > MISTAKE else "")
+    progress = [s["done"] for s in seen if s["status"] == "running"]
+    assert progress == sorted(progress)
+    # kept: asking again starts nothing and answers the same analysis, to anyone who may see the table
+    again = await quick.post(f"/api/tables/{table_id}/analysis", headers=alice.headers)
+    assert again.json() == done
+    assert (await quick.get(f"/api/tables/{table_id}/analysis")).json() == done
+
+
+async def test_a_running_game_has_no_analysis_and_a_private_one_is_hidden(quick: httpx.AsyncClient) -> None:
+    bob = await person(quick, "bob")
+    body = {"game": "iquazu", "players": 2, "seats": [{"kind": "me"}, {"kind": "bot", "bot": "random"}]}
+    running = (await quick.post("/api/tables", json=body, headers=bob.headers)).json()["id"]
+    answer = await quick.post(f"/api/tables/{running}/analysis", headers=bob.headers)
+    assert answer.status_code == 409 and answer.json()["detail"]["code"] == "not-over"
+    table_id, _ = await finished_table(quick, private=True)
+    for method in (quick.get, quick.post):
+        hidden = await method(f"/api/tables/{table_id}/analysis", headers=bob.headers)
+        assert hidden.status_code == 404 and hidden.json()["detail"]["code"] == "no-table"
