@@ -94,3 +94,40 @@ async def test_a_running_game_has_no_analysis_and_a_private_one_is_hidden(quick:
     for method in (quick.get, quick.post):
         hidden = await method(f"/api/tables/{table_id}/analysis", headers=bob.headers)
         assert hidden.status_code == 404 and hidden.json()["detail"]["code"] == "no-table"
+
+
+async def test_the_analysis_page_shows_progress_then_a_chart_per_player_in_three_languages(
+    quick: httpx.AsyncClient,
+) -> None:
+    table_id, alice = await finished_table(quick)
+    first = await quick.get(f"/tables/{table_id}/analysis", headers={"Accept-Language": "de"})
+    assert first.status_code == 200
+    if "<svg" not in first.text:  # still running: the progress, and the page reloads itself
+        assert 'id="analysis-progress"' in first.text and "Entscheidungen" in first.text
+        assert 'http-equiv="refresh"' in first.text
+    done = (await until_done(quick, table_id, {}))[-1]["analysis"]
+    searched = [d for d in done["decisions"] if not d["forced"]]
+    words = {"en": ("Win chance of", "Marked moves"), "de": ("Gewinnchance von", "Markierte Züge"),
+             "nl": ("Winkans van", "Gemarkeerde zetten")}
+    for lang, (chart, marks) in words.items():
+        page = await quick.get(f"/tables/{table_id}/analysis", headers={"Accept-Language": lang})
+        assert page.status_code == 200
+        text = page.text
+        assert chart in text and marks in text and "<script" not in text.split("</header>")[-1].split("<footer")[0]
+        assert text.count("<svg class=\"analysis-chart\"") == 1 and "<polyline" in text
+        assert text.count('class="analysis-point') == len(searched)
+        for d in searched:
+            assert f'href="/tables/{table_id}/replay?step={d["number"] - 1}&amp;as=0"' in text
+        for d in (d for d in searched if d["mark"]):
+            assert f"<code>{d['played']}</code> {d['mark']}" in text
+        assert 'http-equiv="refresh"' not in text
+    over = await quick.get(f"/tables/{table_id}", headers=alice.headers)
+    assert f'href="/tables/{table_id}/analysis"' in over.text
+
+
+async def test_the_page_of_a_running_game_refuses_an_analysis(quick: httpx.AsyncClient) -> None:
+    bob = await person(quick, "bob")
+    body = {"game": "iquazu", "players": 2, "seats": [{"kind": "me"}, {"kind": "bot", "bot": "random"}]}
+    running = (await quick.post("/api/tables", json=body, headers=bob.headers)).json()["id"]
+    page = await quick.get(f"/tables/{running}/analysis")
+    assert page.status_code == 409

@@ -279,6 +279,7 @@ def probes(w: World) -> list[Probe]:
         Probe("GET", "/rules/{name}/decisions", "/rules/iquazu/decisions", everyone(200)),
         Probe("GET", "/tables/{table_id}/replay", f"/tables/{play}/replay", everyone(409)),
         Probe("GET", "/tables/{table_id}/record.json", f"/tables/{play}/record.json", everyone(409)),
+        Probe("GET", "/tables/{table_id}/analysis", f"/tables/{play}/analysis", everyone(409)),
         Probe("GET", "/replay/upload", "/replay/upload", everyone(200)),
         Probe("POST", "/replay/upload", "/replay/upload", everyone(400), form={"nothing": "here"}),
         Probe("GET", "/replay/uploaded/{key}", f"/replay/uploaded/{key}", everyone(200)),
