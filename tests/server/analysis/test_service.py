@@ -25,9 +25,11 @@ pytestmark = pytest.mark.anyio
 
 @pytest.fixture
 async def quick(tmp_path: Path) -> AsyncIterator[httpx.AsyncClient]:
-    """The app with a small analysis budget (20 iterations per decision)."""
+    """The app with a small analysis budget (20 iterations per decision); a whole Niagara game of moves
+    within the moves' rate limit."""
     async with fresh_database() as url, redis_keys(TEST_REDIS_URL) as prefix:
-        settings = settings_for(tmp_path, url, prefix).model_copy(update={"analysis_iterations": 20})
+        settings = settings_for(tmp_path, url, prefix).model_copy(update={
+            "analysis_iterations": 20, "rate_limits": {"moves": "100000/minute", "accounts": "1000/minute"}})
         application: FastAPI = create_app(settings)
         async with application.router.lifespan_context(application):
             transport = httpx.ASGITransport(app=application)
@@ -35,10 +37,12 @@ async def quick(tmp_path: Path) -> AsyncIterator[httpx.AsyncClient]:
                 yield http
 
 
-async def finished_table(http: httpx.AsyncClient, game: str = "iquazu", private: bool = False) -> tuple[int, Any]:
+async def finished_table(
+    http: httpx.AsyncClient, game: str = "iquazu", private: bool = False, players: int = 2
+) -> tuple[int, Any]:
     alice = await person(http, "alice")
-    body = {"game": game, "players": 2, "seats": [{"kind": "me"}, {"kind": "bot", "bot": "random"}],
-            "private": private}
+    seats = [{"kind": "me"}] + [{"kind": "bot", "bot": "random"}] * (players - 1)
+    body = {"game": game, "players": players, "seats": seats, "private": private}
     created = await http.post("/api/tables", json=body, headers=alice.headers)
     assert created.status_code == 201, created.text
     table_id: int = created.json()["id"]
@@ -57,8 +61,11 @@ async def until_done(http: httpx.AsyncClient, table_id: int, headers: dict[str, 
     raise AssertionError(f"the analysis did not end: {seen[-1]}")
 
 
-async def test_a_finished_game_is_analysed_in_the_workers_with_progress_and_kept(quick: httpx.AsyncClient) -> None:
-    table_id, alice = await finished_table(quick)
+@pytest.mark.parametrize(("game", "players"), [("iquazu", 2), ("haleakala", 2), ("niagara", 3)])
+async def test_a_finished_game_is_analysed_in_the_workers_with_progress_and_kept(
+    quick: httpx.AsyncClient, game: str, players: int
+) -> None:
+    table_id, alice = await finished_table(quick, game, players=players)
     before = (await quick.get(f"/api/tables/{table_id}/analysis")).json()
     assert before == {"table_id": table_id, "status": "none", "done": 0, "total": 0, "iterations": 0,
                       "analysis": None}
