@@ -20,6 +20,7 @@ from rich.table import Table
 from rich.text import Text
 
 import spieltafel
+from spieltafel.analysis_command import analyse_command
 from spieltafel.arena.command import arena_command
 from spieltafel.bots import Bot, make_bot
 from spieltafel.build import engine_build
@@ -507,6 +508,7 @@ def optional_command(name: str, module: str, attribute: str, extra: str) -> None
     app.command(name)(command)
 
 
+app.command("analyse")(analyse_command)  # post-game analysis of a record file (issue 27)
 app.command("arena")(arena_command)  # imports its extra's packages when it runs (see arena/command.py)
 optional_command("serve", "spieltafel.server.command", "serve", "server")
 optional_command("connect", "spieltafel.connect", "connect_command", "client")

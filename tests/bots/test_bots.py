@@ -130,10 +130,11 @@ def test_the_time_cap_covers_the_last_iteration_and_the_choice(
 
 
 def test_bots_never_receive_the_state() -> None:
-    """An Observation exposes the seat, its legal actions, its view and samples of its
-    information set: nothing else."""
+    """An Observation exposes the seat, its legal actions, its view, samples of its information set and
+    how many of its own latest moves it may take back (issue 25; a count the seat's own state message
+    carries): nothing else."""
     public = {n for n in dir(Observation) if not n.startswith("_")}
-    assert public == {"seat", "legal", "view", "sample"}
+    assert public == {"seat", "legal", "view", "sample", "undo"}
 
 
 TRUE_SEED = (1 << 40) + 12_345

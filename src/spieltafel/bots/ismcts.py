@@ -28,6 +28,25 @@ Values = Callable[[State], list[float]]
 Joint = tuple[tuple[int, int], ...]
 
 
+class ActionValue:
+    """One action at the root of a search: how often it was tried and the sum of the rewards of the
+    seat that chose it; ``chance`` is their mean, the seat's estimated chance to finish first."""
+
+    __slots__ = ("action", "reward", "visits")
+
+    def __init__(self, action: int, visits: int, reward: float) -> None:
+        self.action = action
+        self.visits = visits
+        self.reward = reward
+
+    @property
+    def chance(self) -> float:
+        return self.reward / self.visits if self.visits else 0.0
+
+    def __repr__(self) -> str:
+        return f"ActionValue({self.action}, visits={self.visits}, chance={self.chance:.3f})"
+
+
 class Node:
     """A tree node: reached by an action (or a joint choice) from its parent."""
 
@@ -141,6 +160,52 @@ class IsmctsBot:
                 gc.enable()
         return best
 
+    def evaluate(self, observation: Observation, focus: int | None = None, focus_visits: int = 0) -> list[ActionValue]:
+        """Search like :meth:`choose` and return the root's statistics for the observing seat: every
+        legal action with its visits and mean reward (the seat's estimated chance to finish first),
+        in the order of the search's visits, most visited first (the first is the action :meth:`choose`
+        would play; the iterations for ``focus`` below count in its figures, not in this order).
+
+        ``focus``: an action that must be judged too (the move a person played): when the search gave
+        it or its most visited action fewer than ``focus_visits`` visits, more iterations that begin
+        with it follow, so that neither estimate rests on a few random playouts and both rest on as
+        many. Like :meth:`choose`, it sees only ``observation``.
+        """
+        root = Node()
+        first = observation.sample(self.rng)
+        values, temperature = game_values(first.game.name)
+        self._values = values if self.rollout_depth is not None else None
+        self._temperature = self.temperature or temperature or 4.0
+        deadline = time.perf_counter() + self.seconds if self.seconds is not None else math.inf
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            self.last_iterations = self._search(root, observation, deadline)
+            stats = self._root_statistics(root, observation.seat)
+            order = sorted(observation.legal, key=lambda a: (-stats.get(a, (0, 0.0))[0], a))
+            judged = [order[0]] + ([focus] if focus is not None and focus in observation.legal else [])
+            for action in dict.fromkeys(judged):
+                done, total = stats.get(action, (0, 0.0))
+                below = Node()  # a tree of its own below the action, grown over its extra iterations
+                for _ in range(max(0, focus_visits - done)):
+                    state = observation.sample(self.rng)
+                    state.step(observation.seat, action)
+                    total += self._iterate(below, state)[observation.seat]
+                    done += 1
+                stats[action] = (done, total)
+            root.children.clear()
+        finally:
+            if collecting:
+                gc.enable()
+        return [ActionValue(a, *stats.get(a, (0, 0.0))) for a in order]
+
+    @staticmethod
+    def _root_statistics(root: Node, seat: int) -> dict[int, tuple[int, float]]:
+        """Visits and summed reward of ``seat``'s actions at the root."""
+        if root.simultaneous:
+            return {a: (int(s[0]), s[1]) for a, s in root.simultaneous.get(seat, {}).items()}
+        return {a: (c.visits, c.reward) for a, c in root.children.items() if isinstance(a, int)}
+
     @staticmethod
     def _reserve(seconds: float) -> float:
         """Time kept back from the budget: choosing the action and freeing the tree take about 2 ms
@@ -179,7 +244,7 @@ class IsmctsBot:
             visits = {a: c.visits for a, c in root.children.items() if isinstance(a, int)}
         return max(observation.legal, key=lambda a: (visits.get(a, 0), -a))
 
-    def _iterate(self, root: Node, state: State) -> None:
+    def _iterate(self, root: Node, state: State) -> list[float]:
         path: list[tuple[Node, int | Joint, int | dict[int, int]]] = []
         node = root
         expanded = False
@@ -222,6 +287,7 @@ class IsmctsBot:
                     stat[1] += reward[seat]
             else:
                 child.reward += reward[chooser]
+        return reward
 
     def _select(self, node: Node, state: State, seat: int) -> tuple[int, bool]:
         """UCB over the children available in this sample; an untried action first."""

@@ -16,6 +16,7 @@ from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import JSONResponse
 
 from spieltafel.server.accounts.service import AccountService
+from spieltafel.server.api.analysis import router as analysis_router
 from spieltafel.server.api.leaving import router as leaving_router
 from spieltafel.server.api.metrics import router as metrics_router
 from spieltafel.server.api.quickplay import router as quickplay_router
@@ -196,6 +197,7 @@ def create_app(settings: Settings | None = None, now_ms: Callable[[], int] | Non
     app.include_router(recovery_router)
     app.include_router(leaving_router)
     app.include_router(quickplay_router)
+    app.include_router(analysis_router)
     app.include_router(ws_router)
     app.add_middleware(BodyLimit)
     _allow_origins(app, settings)

@@ -26,6 +26,7 @@ from starlette.requests import HTTPConnection
 from spieltafel.server.accounts.leaving import AccountData
 from spieltafel.server.accounts.recovery import Recovery
 from spieltafel.server.accounts.service import AccountService
+from spieltafel.server.analysis.service import AnalysisService
 from spieltafel.server.bots.jobs import CLOSE_SECONDS, JobQueue, MemoryJobs, RedisJobs, stop
 from spieltafel.server.bots.runners import BotPool, BotRunner, Chore
 from spieltafel.server.db import Database
@@ -122,6 +123,8 @@ class Services:
     """Export my data, delete my account (``accounts.leaving``)."""
     quickplay: QuickPlay
     """The site's quick-play queue (``tables.quickplay``)."""
+    analyses: AnalysisService
+    """Post-game analyses of finished tables (``analysis.service``, issue 27)."""
     hubs: list[Hub] = field(default_factory=list)
     """The hubs of the chat and of the accounts' sign-outs (closed with the services)."""
 
@@ -143,6 +146,7 @@ class Services:
 
     async def close(self) -> None:
         await self.recovery.settle()  # the mails still being sent
+        await self.analyses.close()
         for hub in self.hubs:
             await hub.close()
         await self.site.close()
@@ -166,8 +170,10 @@ async def open_services(settings: Settings, now_ms: Callable[[], int] | None = N
     recovery = Recovery(site.db, settings, accounts, notifier, site.tables.now_ms)
     account_data = AccountData(site.db, accounts, site.tables)
     quickplay = QuickPlay(site.db, site.tables.now_ms, site.tables.announce)
+    analyses = AnalysisService(site.db, site.tables, site.bots, settings.analysis_iterations, site.tables.now_ms)
     return Services(
-        settings, site, accounts, chat, rate, notifier, recovery, account_data, quickplay, [chat_hub, sign_ins]
+        settings, site, accounts, chat, rate, notifier, recovery, account_data, quickplay, analyses,
+        [chat_hub, sign_ins],
     )
 
 
@@ -191,7 +197,12 @@ def _chat(connection: HTTPConnection) -> ChatService:
     return services_of(connection).chat
 
 
+def _analyses(connection: HTTPConnection) -> AnalysisService:
+    return services_of(connection).analyses
+
+
 AllServices = Annotated[Services, Depends(services_of)]
+Analyses = Annotated[AnalysisService, Depends(_analyses)]
 Tables = Annotated[TableService, Depends(_tables)]
 Accounts = Annotated[AccountService, Depends(_accounts)]
 Chat = Annotated[ChatService, Depends(_chat)]

@@ -39,6 +39,9 @@ class Settings(BaseSettings):
     bot_job_timeout: float = Field(
         default=15.0, gt=0, le=3600, description="seconds after which a bot job taken by a dead process is retaken"
     )
+    analysis_iterations: int = Field(
+        default=1000, ge=1, le=100_000, description="search iterations per decision of a post-game analysis"
+    )
     recent_events: int = Field(default=16, ge=0, le=1000, description="events kept for the state's 'events'")
     secure_cookies: bool = Field(default=False, description="always mark cookies Secure (set behind HTTPS)")
     forwarded_allow_ips: str = Field(

@@ -17,7 +17,7 @@ import threading
 import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ProcessPoolExecutor
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from spieltafel.bots import make_bot
 from spieltafel.core import all_games, get_game
@@ -25,6 +25,7 @@ from spieltafel.match import choose
 from spieltafel.server.bots.jobs import CLOSE_SECONDS, BotJob, Delivery, JobQueue
 
 log = logging.getLogger("spieltafel.server")
+T = TypeVar("T")
 WORKER_NICENESS = 10
 
 
@@ -70,6 +71,11 @@ class BotPool:
     async def choose(self, game: str, state: dict[str, Any], seat: int, level: str, seed: int) -> int:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._pool, think, game, state, seat, level, seed)
+
+    async def run(self, function: Callable[..., T], *args: Any) -> T:
+        """``function(*args)`` in a worker process (other heavy work of the bots: post-game analyses)."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._pool, function, *args)
 
     def close(self) -> None:
         self._pool.shutdown(wait=False, cancel_futures=True)

@@ -283,3 +283,17 @@ class QuickPlayRow(Base):
     rating: Mapped[float] = mapped_column(Float)
     since_ms: Mapped[int] = mapped_column(BigInteger)
     table_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
+
+
+class AnalysisRow(Base):
+    """A finished table's post-game analysis (issue 27, ``server/analysis``): its progress while the bot
+    workers compute it, then ``result``, the :class:`spieltafel.analysis.GameAnalysis` JSON, kept."""
+
+    __tablename__ = "game_analyses"
+
+    table_id: Mapped[int] = mapped_column(ForeignKey("game_tables.id", ondelete="CASCADE"), primary_key=True)
+    iterations: Mapped[int] = mapped_column(Integer)
+    done: Mapped[int] = mapped_column(Integer, default=0)
+    total: Mapped[int] = mapped_column(Integer, default=0)
+    result: Mapped[str | None] = mapped_column(Text, nullable=True)
+    updated_ms: Mapped[int] = mapped_column(BigInteger)

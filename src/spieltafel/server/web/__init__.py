@@ -25,6 +25,7 @@ def install(app: FastAPI) -> None:
     from spieltafel.server.errors import ServiceError
     from spieltafel.server.web import (
         account,
+        analysis_pages,
         board,
         i18n,
         leaving_pages,
@@ -47,6 +48,7 @@ def install(app: FastAPI) -> None:
     app.include_router(moderation_page.router)
     app.include_router(rules.router)
     app.include_router(replay.router)
+    app.include_router(analysis_pages.router)
     decorators = getattr(app.state, "state_decorators", None)
     if decorators is None:
         decorators = []

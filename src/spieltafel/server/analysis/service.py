@@ -1,0 +1,135 @@
+"""The post-game analysis of a finished table (issue 27): started once, computed in the bot workers in parts
+of :data:`PART` decisions (never on the event loop; its progress kept in the database after each part),
+kept once computed (``game_analyses``, migration 0012). Who may read it is the table gate's business
+(``privacy.TableNumber``): the players of a private table, everyone for a public one; only a finished
+game has one (its record is public then)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable
+from typing import Any, Literal
+
+from pydantic import BaseModel
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+
+from spieltafel.analysis import Decision, GameAnalysis, assemble, plan
+from spieltafel.core import GameRecord, SpieltafelError
+from spieltafel.server.analysis.work import analyse_part
+from spieltafel.server.bots.runners import BotPool
+from spieltafel.server.db import Database
+from spieltafel.server.db.models import AnalysisRow
+from spieltafel.server.errors import Conflict
+from spieltafel.server.tables.service import TableService
+
+log = logging.getLogger("spieltafel.server.analysis")
+
+PART = 8
+"""Decisions per job handed to a worker: the progress moves on after each part."""
+
+STALE_MS = 10 * 60 * 1000
+"""An analysis whose progress has not moved for this long (its process died) is started again."""
+
+
+class AnalysisStatus(BaseModel):
+    """Where a table's analysis stands: ``none`` (not started), ``running`` (``done`` of ``total``
+    decisions analysed) or ``done`` (with ``analysis``)."""
+
+    table_id: int
+    status: Literal["none", "running", "done"]
+    done: int = 0
+    total: int = 0
+    iterations: int = 0
+    analysis: GameAnalysis | None = None
+
+
+class AnalysisService:
+    """Starts, computes and reads the analyses of finished tables."""
+
+    def __init__(
+        self, db: Database, tables: TableService, pool: BotPool | None, iterations: int, now_ms: Callable[[], int]
+    ) -> None:
+        self.db = db
+        self.tables = tables
+        self.pool = pool
+        self.iterations = iterations
+        self.now_ms = now_ms
+        self.running: dict[int, asyncio.Task[None]] = {}
+
+    async def read(self, table_id: int) -> AnalysisStatus:
+        """The analysis of a table the caller may see (the gate has checked that)."""
+        async with self.db.session() as session:
+            query = select(AnalysisRow).where(AnalysisRow.table_id == table_id)
+            row = (await session.execute(query)).scalar_one_or_none()
+        if row is None:
+            return AnalysisStatus(table_id=table_id, status="none")
+        if row.result is not None:
+            analysis = GameAnalysis.model_validate_json(row.result)
+            total = len(analysis.decisions)
+            return AnalysisStatus(
+                table_id=table_id, status="done", done=total, total=total, iterations=row.iterations, analysis=analysis
+            )
+        return AnalysisStatus(
+            table_id=table_id, status="running", done=row.done, total=row.total, iterations=row.iterations
+        )
+
+    async def start(self, table_id: int) -> AnalysisStatus:
+        """Start the analysis of a finished table unless it is kept or running; Conflict before the end."""
+        record = await self.tables.record(table_id)  # Conflict "not-over" while the game runs
+        try:
+            chosen, numbers = plan(record, None, self.iterations)
+        except SpieltafelError as error:
+            raise Conflict("no-analysis", f"table {table_id} cannot be analysed: {error}") from error
+        now = self.now_ms()
+        try:
+            async with self.db.write() as session:
+                query = select(AnalysisRow).where(AnalysisRow.table_id == table_id)
+                row = (await session.execute(query)).scalar_one_or_none()
+                fresh = row is None or (row.result is None and now - row.updated_ms > STALE_MS)
+                if row is None:
+                    session.add(AnalysisRow(table_id=table_id, iterations=self.iterations, done=0,
+                                            total=len(numbers), result=None, updated_ms=now))
+                elif fresh:
+                    row.done, row.total, row.iterations, row.updated_ms = 0, len(numbers), self.iterations, now
+        except IntegrityError:  # another process started it a moment ago
+            fresh = False
+        if fresh and table_id not in self.running:
+            task = asyncio.create_task(self.compute(table_id, record, chosen, numbers))
+            self.running[table_id] = task
+            task.add_done_callback(lambda _: self.running.pop(table_id, None))
+        return await self.read(table_id)
+
+    async def compute(self, table_id: int, record: GameRecord, chosen: list[int], numbers: list[int]) -> None:
+        """Analyse the decisions part by part in the workers, noting the progress, and keep the result."""
+        started = time.perf_counter()
+        text = record.model_dump_json()
+        decisions: list[Decision] = []
+        try:
+            for first in range(0, len(numbers), PART):
+                part = numbers[first : first + PART]
+                found = await self.run(text, part)
+                decisions += [Decision.model_validate(d) for d in found]
+                await self.note(table_id, len(decisions), None)
+            analysis = assemble(record, chosen, self.iterations, 0, decisions, time.perf_counter() - started)
+            await self.note(table_id, len(decisions), analysis.model_dump_json())
+        except (IntegrityError, SpieltafelError):
+            log.exception("analysis of table %s failed", table_id)
+
+    async def run(self, text: str, part: list[int]) -> list[dict[str, Any]]:
+        """One part in a bot worker process; in a thread when this process has no workers (never on the loop)."""
+        if self.pool is not None:
+            return await self.pool.run(analyse_part, text, part, self.iterations, 0)
+        return await asyncio.to_thread(analyse_part, text, part, self.iterations, 0)
+
+    async def note(self, table_id: int, done: int, result: str | None) -> None:
+        async with self.db.write() as session:
+            row = (await session.execute(select(AnalysisRow).where(AnalysisRow.table_id == table_id))).scalar_one()
+            row.done, row.result, row.updated_ms = done, result, self.now_ms()
+
+    async def close(self) -> None:
+        for task in list(self.running.values()):
+            task.cancel()
+        await asyncio.gather(*self.running.values(), return_exceptions=True)
