@@ -7,10 +7,10 @@ import re
 from pathlib import Path
 
 import pytest
-from babel.messages.extract import extract_from_file
+from babel.messages.extract import extract_from_dir, extract_from_file
 from babel.messages.pofile import read_po
 
-from spieltafel.core import all_games, kit_of
+from spieltafel.core import all_games, get_game, kit_of
 
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = ROOT / "src" / "spieltafel" / "games"
@@ -48,3 +48,43 @@ def test_every_message_is_translated(lang: str) -> None:
     for message in code_messages():
         assert translated.get(message), f"{lang}: no translation of {message!r}"
         assert sorted(PLACEHOLDER.findall(message)) == sorted(PLACEHOLDER.findall(translated[message])), message
+
+
+def own_messages(game: str) -> set[str]:
+    """Every message of a game with catalogs of its own: its words, board, rules page and blurb (gettext,
+    ``_``, ``N_``) and its options' names, descriptions and choices as the pages show them."""
+    from spieltafel.server.web.messages import option_words
+
+    kit = kit_of(get_game(game))
+    found = extract_from_dir(
+        str(kit.folder()), [("rules.html", "jinja2"), ("**.py", "python")],
+        options_map={"rules.html": {"extensions": "jinja2.ext.i18n", "trimmed": "true"}},
+        keywords={"_": None, "gettext": None, "ngettext": (1, 2), "N_": None},
+    )
+    messages = {message if isinstance(message, str) else message[0] for _, _, message, _, _ in found}
+    return messages | {message for message, _ in option_words(get_game(game))}
+
+
+OWN = sorted(
+    game.name for game in all_games()
+    if kit_of(game).locales is not None and kit_of(game).folder().is_relative_to(GAMES)
+)
+
+
+def test_the_builtin_games_bring_their_own_catalogs() -> None:
+    assert OWN == ["haleakala", "iquazu", "niagara"]
+
+
+@pytest.mark.parametrize("lang", ["de", "nl"])
+@pytest.mark.parametrize("game", OWN)
+def test_a_games_own_catalog_translates_each_of_its_messages(game: str, lang: str) -> None:
+    folder = kit_of(get_game(game)).locales_folder()
+    assert folder is not None
+    translated = catalog(folder / lang / "LC_MESSAGES" / f"{game}.po")
+    wanted = own_messages(game)
+    assert len(wanted) > 50, "nothing extracted"
+    for message in wanted:
+        assert translated.get(message), f"{game} {lang}: no translation of {message!r}"
+        assert sorted(PLACEHOLDER.findall(message)) == sorted(PLACEHOLDER.findall(translated[message])), message
+    assert set(translated) <= wanted, f"{game} {lang}: obsolete {sorted(set(translated) - wanted)[:3]}"
+    assert set(catalog(folder / f"{game}.pot")) == wanted, f"{game}: its template is not up to date"

@@ -50,6 +50,7 @@ class Haleakala(Game):
     )
 
     kit = GameKit(
+        locales="locales",
         package=__name__,
         rules=RulesPage(picture_players=2, picture_moves=60),
         compiled=COMPILED,

@@ -87,6 +87,7 @@ class Niagara(Game):
     )
 
     kit = GameKit(
+        locales="locales",
         package=__name__,
         rules=RulesPage(picture_players=3, picture_moves=90),
         compiled=COMPILED,

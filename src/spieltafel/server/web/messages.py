@@ -15,6 +15,7 @@ from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po, write_po
 
+from spieltafel.core import Game, kit_of
 from spieltafel.core.registry import all_games
 from spieltafel.server.web.i18n import LOCALES_DIR
 
@@ -33,17 +34,20 @@ OPTIONS_MAP = {"templates/*.html": {"extensions": "jinja2.ext.i18n", "trimmed": 
 KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2)}
 
 
-def registry_messages() -> list[tuple[str, str]]:
-    """(message, where) for the words the pages show from the registry."""
+def option_words(game: Game) -> list[tuple[str, str]]:
+    """(message, where) for a game's option names, descriptions and choices, as the pages show them."""
     found: list[tuple[str, str]] = []
-    for game in all_games():
-        for spec in game.options:
-            found.append((spec.label_of(), f"registry:{game.name}"))
-            found.append((spec.description, f"registry:{game.name}:{spec.name}"))
-            found.extend(
-                (spec.label_of(c), f"registry:{game.name}:{spec.name}") for c in spec.choices if not c.isdigit()
-            )
+    for spec in game.options:
+        found.append((spec.label_of(), f"registry:{game.name}"))
+        found.append((spec.description, f"registry:{game.name}:{spec.name}"))
+        found.extend((spec.label_of(c), f"registry:{game.name}:{spec.name}") for c in spec.choices if not c.isdigit())
     return found
+
+
+def registry_messages() -> list[tuple[str, str]]:
+    """(message, where) for the words the pages show from the registry: the options of the games whose
+    words the site's catalogs carry (a game with catalogs of its own, ``GameKit.locales``, has them there)."""
+    return [found for game in all_games() if kit_of(game).locales is None for found in option_words(game)]
 
 
 def template_catalog() -> Catalog:
