@@ -93,7 +93,8 @@ def test_no_private_name_is_used_across_modules() -> None:
 def test_services_are_built_in_one_place() -> None:
     """Only ``services.py`` constructs the services; routes reach them through its typed dependencies."""
     builders = {"TableService", "AccountService", "ChatService", "RatingService", "Notifier", "RateLimits",
-                "AnalysisService", "BotPool", "BotRunner", "Database", "RedisHub"}
+                "AnalysisService", "BotPool", "BotRunner", "Database", "RedisHub", "ModerationService", "QuickPlay",
+                "Recovery", "AccountData"}
     built = []
     for name, path in _modules().items():
         if name in ("spieltafel.server.services", "spieltafel.server.command"):

@@ -19,6 +19,7 @@ from spieltafel.server.accounts.service import AccountService
 from spieltafel.server.api.analysis import router as analysis_router
 from spieltafel.server.api.leaving import router as leaving_router
 from spieltafel.server.api.metrics import router as metrics_router
+from spieltafel.server.api.moderation import router as moderation_router
 from spieltafel.server.api.quickplay import router as quickplay_router
 from spieltafel.server.api.recovery import router as recovery_router
 from spieltafel.server.api.routes import router as api_router
@@ -31,7 +32,6 @@ from spieltafel.server.realtime.sockets import router as ws_router
 from spieltafel.server.responses import service_error_json
 from spieltafel.server.services import open_services
 from spieltafel.server.settings import MAX_MESSAGE_BYTES, MAX_PAGE_BODY_BYTES, Settings
-from spieltafel.server.social import moderation
 
 log = logging.getLogger("spieltafel.server")
 Scope = MutableMapping[str, Any]
@@ -205,7 +205,7 @@ def create_app(settings: Settings | None = None, now_ms: Callable[[], int] | Non
 
     web.install(app)
     app.include_router(metrics_router)
-    app.include_router(moderation.router)
+    app.include_router(moderation_router)
     app.add_middleware(metrics.RequestMetrics)
     app.add_middleware(RequestLog)  # outermost: every request's line, refusals of the inner layers included
     return app

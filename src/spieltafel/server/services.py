@@ -35,6 +35,7 @@ from spieltafel.server.ratelimit import RateLimits
 from spieltafel.server.realtime.hub import Hub, RedisHub
 from spieltafel.server.settings import Settings
 from spieltafel.server.social.chat import ChatService
+from spieltafel.server.social.moderation import ModerationService
 from spieltafel.server.social.notify import Notifier
 from spieltafel.server.social.ratings import RatingService
 from spieltafel.server.tables.quickplay import QuickPlay
@@ -125,6 +126,8 @@ class Services:
     """The site's quick-play queue (``tables.quickplay``)."""
     analyses: AnalysisService
     """Post-game analyses of finished tables (``analysis.service``, issue 27)."""
+    moderation: ModerationService
+    """Reports, hidden chat lines, site-wide mutes, bans and the audit log (``social.moderation``)."""
     hubs: list[Hub] = field(default_factory=list)
     """The hubs of the chat and of the accounts' sign-outs (closed with the services)."""
 
@@ -171,8 +174,9 @@ async def open_services(settings: Settings, now_ms: Callable[[], int] | None = N
     account_data = AccountData(site.db, accounts, site.tables)
     quickplay = QuickPlay(site.db, site.tables.now_ms, site.tables.announce)
     analyses = AnalysisService(site.db, site.tables, site.bots, settings.analysis_iterations, site.tables.now_ms)
+    moderation = ModerationService(site.db, accounts, site.tables)
     return Services(
-        settings, site, accounts, chat, rate, notifier, recovery, account_data, quickplay, analyses,
+        settings, site, accounts, chat, rate, notifier, recovery, account_data, quickplay, analyses, moderation,
         [chat_hub, sign_ins],
     )
 

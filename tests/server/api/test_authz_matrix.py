@@ -313,6 +313,8 @@ def probes(w: World) -> list[Probe]:
         Probe("GET", "/leaderboards", "/leaderboards", everyone(303)),  # to the first game's board
         Probe("GET", "/leaderboards/{game}", "/leaderboards/iquazu", everyone(200)),
         Probe("GET", "/players/{name}", f"/players/{w.names['owner']}", everyone(200)),
+        Probe("POST", "/tables/{table_id}/chat/{chat_id}/report", f"/tables/{play}/chat/999999/report",
+              signed_in(404, refused=SIGNIN), form={"name": w.names["other"], "reason": "spam"}),  # no such line
         Probe("POST", "/players/{name}/report", f"/players/{w.names['other']}/report",
               signed_in(200, refused=SIGNIN, other_seat=422), form={"reason": "spam"}),
         # private tables and rematches: a private table is missing (404) for whoever does not sit there

@@ -213,3 +213,53 @@ def test_the_moderation_page(tmp_path: Path) -> None:
         assert "cheats at every table" in page(moderator).text
         audit = page(admin)
         assert "Protokoll" in audit.text and "Kommandozeile" in audit.text and moderator.name in audit.text
+
+
+def test_a_player_reports_a_chat_line_from_the_table_page(tmp_path: Path) -> None:
+    """The table page offers a report form on each other player's chat line; the report reaches the moderators
+    with the line; a line of another table, an empty reason and oneself are refused in the reader's language,
+    and nobody reports from a private table they may not see."""
+    from fastapi.testclient import TestClient
+
+    from spieltafel.server.app import create_app
+    from spieltafel.server.web.security import CSRF_COOKIE, csrf_token_for
+
+    from ..accounts.test_sockets_follow_accounts import Player, two_player_table
+    from ..conftest import settings_for
+    from ..sync_client import private_table
+
+    with TestClient(create_app(settings_for(tmp_path))) as http:
+        table_id, alice, bob = two_player_table(http)
+        other_table, _, carl = two_player_table(http)
+        line = http.post(f"/api/tables/{table_id}/chat", json={"text": "you cheat"}, headers=alice.bearer).json()["id"]
+        elsewhere = http.post(f"/api/tables/{other_table}/chat", json={"text": "hi"}, headers=carl.bearer).json()["id"]
+
+        def page(who: Player, method: str, url: str, **form: str) -> Any:
+            http.cookies.clear()
+            headers = {"Cookie": f"{CSRF_COOKIE}={'c' * 43}; spieltafel_session={who.session}; spieltafel_lang=de"}
+            if method == "POST":
+                headers["X-CSRF-Token"] = csrf_token_for("test-secret", "c" * 43, who.session)
+            return http.request(method, url, headers=headers, data=form or None, follow_redirects=False)
+
+        shown = page(bob, "GET", f"/tables/{table_id}")
+        assert f'action="/tables/{table_id}/chat/{line}/report"' in shown.text and "Melden" in shown.text
+        assert f'action="/tables/{table_id}/chat/{line}/report"' not in page(alice, "GET", f"/tables/{table_id}").text
+        report = f"/tables/{table_id}/chat/{line}/report"
+        sent = page(bob, "POST", report, name=alice.name, reason="accuses me of cheating")
+        assert sent.status_code == 200 and "Danke: Die Moderatoren werden deine Meldung lesen." in sent.text
+        empty = page(bob, "POST", report, name=alice.name, reason="  ")
+        assert empty.status_code == 422 and "Sag, warum" in empty.text
+        mine = page(alice, "POST", report, name=alice.name, reason="x")
+        assert mine.status_code == 422 and "Du kannst dich nicht selbst melden." in mine.text
+        other = page(bob, "POST", f"/tables/{table_id}/chat/{elsewhere}/report", name=carl.name, reason="x")
+        assert other.status_code == 404 and "Diese Chat-Nachricht gibt es hier nicht." in other.text
+        bad = page(bob, "POST", f"/tables/{table_id}/chat/abc/report", name=alice.name, reason="x")
+        assert bad.status_code == 422
+        hidden = private_table(http, alice.bearer)
+        secret = http.post(f"/api/tables/{hidden}/chat", json={"text": "psst"}, headers=alice.bearer).json()["id"]
+        assert page(carl, "POST", f"/tables/{hidden}/chat/{secret}/report", name=alice.name, reason="x").status_code == 404
+        assert http.post("/api/reports", json={"name": alice.name, "chat_id": secret, "reason": "x"},
+                         headers=carl.bearer).status_code == 404  # the API too: not a line carl may see
+        reports = http.portal.call(http.app.state.services.moderation.reports)  # type: ignore[attr-defined,union-attr]
+        assert [(r["account"], r["chat_id"], r["reason"]) for r in reports] == [
+            (alice.name, line, "accuses me of cheating")]

@@ -16,16 +16,12 @@ The routes (docs/protocol.md): ``POST /api/reports``; ``GET /api/moderation/repo
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
-from typing import Annotated, Any, Literal
+from typing import Any, Literal
 
-from fastapi import APIRouter, Depends, Path, Request, Response
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 from sqlalchemy import delete, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from spieltafel.server.accounts.auth import require_account
 from spieltafel.server.accounts.service import Account, AccountService
-from spieltafel.server.api.schemas import ErrorOut
 from spieltafel.server.db import (
     AccountRow,
     AuditRow,
@@ -38,8 +34,8 @@ from spieltafel.server.db import (
     TokenRow,
 )
 from spieltafel.server.errors import Conflict, Forbidden, Invalid, NotFound
-from spieltafel.server.services import services_of
 from spieltafel.server.social.sanctions import aware
+from spieltafel.server.tables.service import TableService
 
 ROLES = ("player", "moderator", "admin")
 Role = Literal["player", "moderator", "admin"]
@@ -50,7 +46,7 @@ MAX_REASON = 500
 class ModerationService:
     """Reports, hidden chat lines, mutes, bans and the audit log."""
 
-    def __init__(self, db: Database, accounts: AccountService, tables: Any) -> None:
+    def __init__(self, db: Database, accounts: AccountService, tables: TableService | None) -> None:
         self.db = db
         self.accounts = accounts
         self.tables = tables
@@ -69,10 +65,17 @@ class ModerationService:
             await session.execute(update(AccountRow).where(AccountRow.id == target.id).values(role=role))
             session.add(AuditRow(actor_id=actor, action="grant", account_id=target.id, detail=role))
 
-    async def report(self, reporter: Account, name: str, chat_id: int | None, reason: str) -> int:
+    async def report(
+        self, reporter: Account, name: str, chat_id: int | None, reason: str, table_id: int | None = None
+    ) -> int:
+        """File a report of ``name`` (or of its chat line ``chat_id``, at ``table_id`` when given) with a
+        reason. A chat line counts only where the reporter may see its table: a line elsewhere is refused
+        with the same words as one that does not exist."""
         reason = reason.strip()
         if not reason or len(reason) > MAX_REASON:
             raise Invalid("bad-reason", f"a report needs a reason of 1 to {MAX_REASON} characters")
+        if chat_id is not None and not await self._line_visible(reporter, chat_id, table_id):
+            raise NotFound("no-chat", f"{name} wrote no chat message {chat_id}")
         async with self.db.write() as session:
             target = await self._account(session, name)
             if target.id == reporter.id:
@@ -85,6 +88,13 @@ class ModerationService:
             session.add(row)
             await session.flush()
             return row.id
+
+    async def _line_visible(self, reporter: Account, chat_id: int, table_id: int | None) -> bool:
+        async with self.db.session() as session:
+            line_table = await session.scalar(select(ChatRow.table_id).where(ChatRow.id == chat_id))
+        if line_table is None or (table_id is not None and line_table != table_id):
+            return False
+        return self.tables is None or await self.tables.may_see(line_table, reporter)
 
     async def reports(self) -> list[dict[str, Any]]:
         """The reports, newest first (at most 200), with the reported chat line's text."""
@@ -146,6 +156,8 @@ class ModerationService:
             )).scalars())
         self.accounts.sign_ins_changed(target.id)
         banned = Account(target.id, target.name, target.language, target.program)
+        if self.tables is None:  # the command line's service bans nobody
+            return
         for table_id in playing:
             try:
                 await self.tables.leave(banned, table_id)
@@ -185,97 +197,3 @@ class ModerationService:
                                             .where(AccountRow.id.in_((actor.id, target_id))))).all())
         if roles.get(actor.id) != "admin" and roles.get(target_id, "player") != "player":
             raise Forbidden("not-admin", "only an admin acts on a moderator's or an admin's account")
-
-
-# --- the routes ---------------------------------------------------------------------------------------
-
-
-router = APIRouter()
-Me = Annotated[Account, Depends(require_account)]
-AccountName = Annotated[str, Path(max_length=100, description="an account's name")]
-
-
-def service(request: Request) -> ModerationService:
-    services = services_of(request)
-    return ModerationService(services.db, services.accounts, services.tables)
-
-
-async def require_moderator(request: Request, account: Me) -> Account:
-    """FastAPI dependency: a signed-in moderator or admin (403 otherwise)."""
-    if await service(request).role_of(account.id) not in ("moderator", "admin"):
-        raise Forbidden("not-moderator", "only moderators and admins may do this")
-    return account
-
-
-async def require_admin(request: Request, account: Me) -> Account:
-    """FastAPI dependency: a signed-in admin (403 otherwise)."""
-    if await service(request).role_of(account.id) != "admin":
-        raise Forbidden("not-admin", "only admins may read this")
-    return account
-
-
-_ERRORS: dict[int | str, dict[str, Any]] = {code: {"model": ErrorOut} for code in (400, 401, 403, 404, 409, 413, 422)}
-"""Every refusal a moderation route may give (documented for the API's schema)."""
-Moderator = Annotated[Account, Depends(require_moderator)]
-Admin = Annotated[Account, Depends(require_admin)]
-
-
-class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class ReportIn(Strict):
-    name: StrictStr = Field(max_length=100, description="the account reported")
-    chat_id: StrictInt | None = Field(default=None, ge=1, le=2**62, description="one of its chat lines, if any")
-    reason: StrictStr = Field(max_length=MAX_REASON, description="why, 1 to 500 characters")
-
-
-class ReportCreated(Strict):
-    id: int
-
-
-class MuteIn(Strict):
-    minutes: StrictInt = Field(ge=0, le=MAX_MUTE_MINUTES, description="how long; 0 lifts the mute")
-
-
-class MuteOut(Strict):
-    until: str | None = Field(description="until when (ISO 8601, UTC); null: not muted")
-
-
-class BanIn(Strict):
-    reason: StrictStr = Field(max_length=MAX_REASON, description="why, 1 to 500 characters (in the audit log)")
-
-
-@router.post("/api/reports", status_code=201, response_model=ReportCreated, responses=_ERRORS, tags=["moderation"])
-async def report(request: Request, me: Me, body: ReportIn) -> dict[str, int]:
-    """Report an account, or one of its chat lines, to the moderators."""
-    return {"id": await service(request).report(me, body.name, body.chat_id, body.reason)}
-
-
-@router.get("/api/moderation/reports", responses=_ERRORS, tags=["moderation"])
-async def reports(request: Request, _me: Moderator) -> list[dict[str, Any]]:
-    return await service(request).reports()
-
-
-@router.post("/api/moderation/chat/{chat_id}/hide", status_code=204, responses=_ERRORS, tags=["moderation"])
-async def hide(request: Request, me: Moderator,
-               chat_id: Annotated[int, Path(ge=1, le=2**62)]) -> Response:
-    await service(request).hide(me, chat_id)
-    return Response(status_code=204)
-
-
-@router.post("/api/moderation/accounts/{name}/mute", response_model=MuteOut, responses=_ERRORS, tags=["moderation"])
-async def mute(request: Request, me: Moderator, name: AccountName, body: MuteIn) -> dict[str, str | None]:
-    until = await service(request).mute(me, name, body.minutes)
-    return {"until": until.isoformat() if until else None}
-
-
-@router.post("/api/moderation/accounts/{name}/ban", status_code=204, responses=_ERRORS, tags=["moderation"])
-async def ban(request: Request, me: Moderator, name: AccountName, body: BanIn) -> Response:
-    await service(request).ban(me, name, body.reason)
-    return Response(status_code=204)
-
-
-@router.get("/api/moderation/audit", responses=_ERRORS, tags=["moderation"])
-async def audit(request: Request, _me: Admin) -> list[dict[str, Any]]:
-    return await service(request).audit()

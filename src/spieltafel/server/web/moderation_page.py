@@ -12,8 +12,10 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from spieltafel.server.errors import ServiceError
 from spieltafel.server.numbers import BadNumber, parse_int
+from spieltafel.server.privacy import TableNumber
 from spieltafel.server.services import services_of
 from spieltafel.server.social.moderation import ModerationService
+from spieltafel.server.web.pages import error_text
 from spieltafel.server.web.security import form_of
 from spieltafel.server.web.templating import account_of, gettext_of, number_refused, render
 
@@ -23,8 +25,7 @@ MUTE_CHOICES = (10, 60, 24 * 60, 7 * 24 * 60)
 
 
 def _service(request: Request) -> ModerationService:
-    services = services_of(request)
-    return ModerationService(services.db, services.accounts, services.tables)
+    return services_of(request).moderation
 
 
 async def _moderator(request: Request) -> tuple[Any, str] | Response:
@@ -80,7 +81,7 @@ async def _act(request: Request, action: str, target: str) -> Response:
         context = {"heading": gettext("Not done"), "text": number_refused(error, gettext), "back": "/moderation"}
         return render(request, "message.html", context, 422)
     except ServiceError as refusal:
-        context = {"heading": gettext("Not done"), "text": refusal.message, "back": "/moderation"}
+        context = {"heading": gettext("Not done"), "text": _refused(refusal, gettext), "back": "/moderation"}
         return render(request, "message.html", context, refusal.status)
     return RedirectResponse("/moderation?done=1", status_code=303)
 
@@ -100,6 +101,42 @@ async def ban(request: Request, name: str) -> Response:
     return await _act(request, "ban", name[:100])
 
 
+def _refused(error: ServiceError, gettext: Any) -> str:
+    """A moderation refusal in the reader's language (the API keeps its English ``message``)."""
+    known = {
+        "bad-reason": gettext("Say why, in 1 to 500 characters."),
+        "bad-report": gettext("You cannot report yourself."),
+        "no-chat": gettext("There is no such chat message here."),
+        "no-account": gettext("There is no such player."),
+        "banned": gettext("This account is banned already."),
+    }
+    return known.get(error.code) or error_text(error, gettext)
+
+
+@router.post("/tables/{table_id}/chat/{chat_id}/report")
+async def report_line(request: Request, table_id: TableNumber, chat_id: str) -> Response:
+    """A player's report of a chat line at a table they may see (the table gate has checked that), with a
+    reason; the line must be at this table and written by the named player."""
+    back = f"/tables/{table_id}"
+    me = account_of(request)
+    if me is None:
+        return RedirectResponse(f"/signin?next={back}", status_code=303)
+    gettext = gettext_of(request)
+    form = form_of(request)
+    try:
+        line = parse_int(chat_id, "chat message", 1, 2**62)
+        await _service(request).report(me, form.get("name", "")[:100], line, form.get("reason", ""), table_id)
+    except BadNumber as error:
+        context = {"heading": gettext("Not sent"), "text": number_refused(error, gettext), "back": back}
+        return render(request, "message.html", context, 422)
+    except ServiceError as refusal:
+        context = {"heading": gettext("Not sent"), "text": _refused(refusal, gettext), "back": back}
+        return render(request, "message.html", context, refusal.status)
+    context = {"heading": gettext("Report sent"), "text": gettext("Thank you: the moderators will read your report."),
+               "back": back}
+    return render(request, "message.html", context)
+
+
 @router.post("/players/{name}/report")
 async def report_player(request: Request, name: str) -> Response:
     """A player's report of another player (from the profile page), with a reason."""
@@ -112,7 +149,7 @@ async def report_player(request: Request, name: str) -> Response:
     try:
         await _service(request).report(me, name, None, form_of(request).get("reason", ""))
     except ServiceError as refusal:
-        context = {"heading": gettext("Not sent"), "text": refusal.message, "back": back}
+        context = {"heading": gettext("Not sent"), "text": _refused(refusal, gettext), "back": back}
         return render(request, "message.html", context, refusal.status)
     context = {"heading": gettext("Report sent"), "text": gettext("Thank you: the moderators will read your report."),
                "back": back}
