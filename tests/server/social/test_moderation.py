@@ -257,7 +257,8 @@ def test_a_player_reports_a_chat_line_from_the_table_page(tmp_path: Path) -> Non
         assert bad.status_code == 422
         hidden = private_table(http, alice.bearer)
         secret = http.post(f"/api/tables/{hidden}/chat", json={"text": "psst"}, headers=alice.bearer).json()["id"]
-        assert page(carl, "POST", f"/tables/{hidden}/chat/{secret}/report", name=alice.name, reason="x").status_code == 404
+        unseen = page(carl, "POST", f"/tables/{hidden}/chat/{secret}/report", name=alice.name, reason="x")
+        assert unseen.status_code == 404
         assert http.post("/api/reports", json={"name": alice.name, "chat_id": secret, "reason": "x"},
                          headers=carl.bearer).status_code == 404  # the API too: not a line carl may see
         reports = http.portal.call(http.app.state.services.moderation.reports)  # type: ignore[attr-defined,union-attr]

@@ -113,19 +113,19 @@ def _refused(error: ServiceError, gettext: Any) -> str:
     return known.get(error.code) or error_text(error, gettext)
 
 
-@router.post("/tables/{table_id}/chat/{chat_id}/report")
-async def report_line(request: Request, table_id: TableNumber, chat_id: str) -> Response:
-    """A player's report of a chat line at a table they may see (the table gate has checked that), with a
-    reason; the line must be at this table and written by the named player."""
-    back = f"/tables/{table_id}"
+async def _file_report(
+    request: Request, back: str, name: str, chat_id: str | None, table_id: int | None = None
+) -> Response:
+    """File the signed-in player's report of ``name`` (or of its chat line) with the form's reason; the answer
+    is a page in the reader's language that leads ``back``."""
     me = account_of(request)
     if me is None:
         return RedirectResponse(f"/signin?next={back}", status_code=303)
     gettext = gettext_of(request)
-    form = form_of(request)
+    reason = form_of(request).get("reason", "")
     try:
-        line = parse_int(chat_id, "chat message", 1, 2**62)
-        await _service(request).report(me, form.get("name", "")[:100], line, form.get("reason", ""), table_id)
+        line = None if chat_id is None else parse_int(chat_id, "chat message", 1, 2**62)
+        await _service(request).report(me, name[:100], line, reason, table_id)
     except BadNumber as error:
         context = {"heading": gettext("Not sent"), "text": number_refused(error, gettext), "back": back}
         return render(request, "message.html", context, 422)
@@ -137,20 +137,15 @@ async def report_line(request: Request, table_id: TableNumber, chat_id: str) -> 
     return render(request, "message.html", context)
 
 
+@router.post("/tables/{table_id}/chat/{chat_id}/report")
+async def report_line(request: Request, table_id: TableNumber, chat_id: str) -> Response:
+    """A player's report of a chat line at a table they may see (the table gate has checked that), with a
+    reason; the line must be at this table and written by the named player."""
+    name = form_of(request).get("name", "")
+    return await _file_report(request, f"/tables/{table_id}", name, chat_id, table_id)
+
+
 @router.post("/players/{name}/report")
 async def report_player(request: Request, name: str) -> Response:
     """A player's report of another player (from the profile page), with a reason."""
-    me = account_of(request)
-    name = name[:100]
-    if me is None:
-        return RedirectResponse(f"/signin?next=/players/{quote(name, safe='')}", status_code=303)
-    gettext = gettext_of(request)
-    back = f"/players/{quote(name, safe='')}"
-    try:
-        await _service(request).report(me, name, None, form_of(request).get("reason", ""))
-    except ServiceError as refusal:
-        context = {"heading": gettext("Not sent"), "text": _refused(refusal, gettext), "back": back}
-        return render(request, "message.html", context, refusal.status)
-    context = {"heading": gettext("Report sent"), "text": gettext("Thank you: the moderators will read your report."),
-               "back": back}
-    return render(request, "message.html", context)
+    return await _file_report(request, f"/players/{quote(name[:100], safe='')}", name, None)
