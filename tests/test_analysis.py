@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from spieltafel.analysis import BLUNDER, MISTAKE, analyse, analyse_decision, person_seats
+from spieltafel.analysis import BLUNDER, MISTAKE, analyse, analyse_decision, hint, person_seats
 from spieltafel.bots import make_bot
 from spieltafel.cli import app
 from spieltafel.core import GameRecord, Rng, SpieltafelError, State, get_game
@@ -55,6 +55,38 @@ def test_the_analysis_sees_only_the_seats_information(game: str, players: int) -
         rebuilt = analyse_decision(other, 0, played, number, iterations=150, seed=3)
         assert rebuilt == real
     assert differed >= 3  # the rebuilt positions did hold other hidden cards
+
+
+@pytest.mark.parametrize(("game", "players"), GAMES)
+def test_a_hint_sees_only_the_seats_information(game: str, players: int) -> None:
+    """Hints (issue 27) are honest as the analysis is: a hint asked in a position rebuilt with other hidden
+    cards consistent with the seat's view is the same (fixed seed, iteration budget), through the bot
+    workers' path too (the table's full state as JSON, of which the search sees the seat's observation);
+    and the hint's best move is one of the seat's legal moves, with its estimated chances."""
+    from spieltafel.server.analysis.work import hint_for
+
+    record = finished(game, players)
+    differed = 0
+    for state, _, number in decisions(record, 0, every=6):
+        other = state.determinise(0, Rng(number + 777))
+        assert other.view(0) == state.view(0)
+        differed += other.to_json() != state.to_json()
+        real = hint(state, 0, iterations=150, seed=number)
+        assert real == hint(other, 0, iterations=150, seed=number)
+        assert hint_for(game, state.to_json(), 0, 150, None, number) == real.model_dump(mode="json")
+        assert hint_for(game, other.to_json(), 0, 150, None, number) == real.model_dump(mode="json")
+        legal = state.legal_actions(0)
+        assert real.moves[0].action in legal and real.iterations >= 150
+        assert all(m.chance is not None and 0 <= m.chance <= 100 for m in real.moves)
+    assert differed >= 3
+
+
+def test_a_hint_is_only_for_a_seat_with_a_decision() -> None:
+    record = finished("iquazu", 2)
+    state = record.new_state()
+    waiting = next(seat for seat in range(2) if not state.legal_actions(seat))
+    with pytest.raises(SpieltafelError, match="no decision"):
+        hint(state, waiting, iterations=10)
 
 
 @pytest.mark.parametrize(("game", "players"), GAMES)

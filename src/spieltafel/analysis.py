@@ -13,6 +13,9 @@ move (the most visited; a search's "win chance": the mean reward of the seat, se
 the points of chance lost (best − played, in percentage points, never below 0) and a mark: ``"?"``
 above :data:`MISTAKE` points, ``"??"`` above :data:`BLUNDER`. Decisions with one legal action are
 listed as forced, without a search.
+
+Hints (:func:`hint`): the same search asked, during a game, what the seat to act would best play now,
+again from that seat's information set only (its legal actions and ``determinise`` samples for it).
 """
 
 from __future__ import annotations
@@ -102,6 +105,49 @@ class GameAnalysis(BaseModel):
     decisions: list[Decision]
     summary: list[SeatSummary]
     seconds: float = Field(description="time the analysis took (not part of its result)")
+
+
+class HintMove(BaseModel):
+    """One of a hint's moves: its action index (as in the seat's legal actions), its notation and the
+    search's estimate of the seat's chance to finish first after it (0–100; None: the only legal move)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    action: int
+    notation: str
+    chance: float | None
+    visits: int
+
+
+class Hint(BaseModel):
+    """What the search would play for ``seat`` now: its best moves, most visited first (at most :data:`TOP`)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    seat: int
+    moves: list[HintMove]
+    iterations: int = Field(description="the search's iterations (0: the only legal move, no search)")
+
+
+def hint(
+    state: State, seat: int, iterations: int | None = DEFAULT_ITERATIONS, seconds: float | None = None, seed: int = 0
+) -> Hint:
+    """The search's advice for ``seat`` in ``state`` (it must be the seat's decision), computed from the
+    seat's :class:`~spieltafel.bots.Observation` only (:func:`observe`): another state with other hidden
+    cards consistent with the seat's view gives the same hint (with a fixed ``seed`` and an iteration
+    budget; a time budget, ``seconds``, adds the noise of how many iterations fit)."""
+    legal = state.legal_actions(seat)
+    if not legal:
+        raise SpieltafelError(f"seat {seat} has no decision to make now: a hint is for the seat to act")
+    if len(legal) == 1:
+        only = HintMove(action=legal[0], notation=state.action_text(seat, legal[0]), chance=None, visits=0)
+        return Hint(seat=seat, moves=[only], iterations=0)
+    bot = IsmctsBot(seed, iterations=iterations, seconds=seconds)
+    values = bot.evaluate(observe(state, seat))
+    moves = [
+        HintMove(action=v.action, notation=state.action_text(seat, v.action), chance=round(100 * v.chance, 1),
+                 visits=v.visits)
+        for v in values[:TOP]
+    ]
+    return Hint(seat=seat, moves=moves, iterations=bot.last_iterations)
 
 
 def is_bot_seat(name: str) -> bool:

@@ -51,6 +51,10 @@ class GameRecord(BaseModel):
     )
     actions: list[RecordedAction] = Field(default_factory=list)
     result: GameResult | None = None
+    hints: list[int] | None = Field(
+        default=None, exclude_if=lambda value: value is None,
+        description="hints each seat's person got (a server game where hints were allowed); absent otherwise",
+    )
 
     def new_state(self) -> State:
         """The game's initial state as recorded (game, players, seed, options)."""

@@ -39,6 +39,7 @@ DEFAULT_LIMITS: Final[Mapping[str, str]] = {
     "accounts": "10/minute;50/hour",
     "tables": "30/minute;300/hour",
     "moves": "1000/minute",
+    "hints": "20/minute;200/hour",
     "ws_messages": "100 per 20 seconds",
     "chat": "5 per 10 seconds",
     "reset_address": "5/minute;20/hour",

@@ -26,6 +26,7 @@ from starlette.requests import HTTPConnection
 from spieltafel.server.accounts.leaving import AccountData
 from spieltafel.server.accounts.recovery import Recovery
 from spieltafel.server.accounts.service import AccountService
+from spieltafel.server.analysis.hints import HintService
 from spieltafel.server.analysis.service import AnalysisService
 from spieltafel.server.bots.jobs import CLOSE_SECONDS, JobQueue, MemoryJobs, RedisJobs, stop
 from spieltafel.server.bots.runners import BotPool, BotRunner, Chore
@@ -128,6 +129,8 @@ class Services:
     """Post-game analyses of finished tables (``analysis.service``, issue 27)."""
     moderation: ModerationService
     """Reports, hidden chat lines, site-wide mutes, bans and the audit log (``social.moderation``)."""
+    hints: HintService
+    """Hints during casual games and games against bots (``analysis.hints``, issue 27)."""
     hubs: list[Hub] = field(default_factory=list)
     """The hubs of the chat and of the accounts' sign-outs (closed with the services)."""
 
@@ -175,8 +178,10 @@ async def open_services(settings: Settings, now_ms: Callable[[], int] | None = N
     quickplay = QuickPlay(site.db, site.tables.now_ms, site.tables.announce)
     analyses = AnalysisService(site.db, site.tables, site.bots, settings.analysis_iterations, site.tables.now_ms)
     moderation = ModerationService(site.db, accounts, site.tables)
+    hints = HintService(site.db, site.tables, site.bots, settings.hint_seconds, settings.hint_iterations)
     return Services(
         settings, site, accounts, chat, rate, notifier, recovery, account_data, quickplay, analyses, moderation,
+        hints,
         [chat_hub, sign_ins],
     )
 
@@ -205,8 +210,13 @@ def _analyses(connection: HTTPConnection) -> AnalysisService:
     return services_of(connection).analyses
 
 
+def _hints(connection: HTTPConnection) -> HintService:
+    return services_of(connection).hints
+
+
 AllServices = Annotated[Services, Depends(services_of)]
 Analyses = Annotated[AnalysisService, Depends(_analyses)]
+Hints = Annotated[HintService, Depends(_hints)]
 Tables = Annotated[TableService, Depends(_tables)]
 Accounts = Annotated[AccountService, Depends(_accounts)]
 Chat = Annotated[ChatService, Depends(_chat)]

@@ -42,6 +42,12 @@ class Settings(BaseSettings):
     analysis_iterations: int = Field(
         default=1000, ge=1, le=100_000, description="search iterations per decision of a post-game analysis"
     )
+    hint_seconds: float = Field(
+        default=1.0, gt=0, le=30, description="seconds of search per hint during a game (the expert bot's 1 s)"
+    )
+    hint_iterations: int | None = Field(
+        default=None, ge=1, le=100_000, description="an iteration cap per hint as well (none: the time alone)"
+    )
     recent_events: int = Field(default=16, ge=0, le=1000, description="events kept for the state's 'events'")
     secure_cookies: bool = Field(default=False, description="always mark cookies Secure (set behind HTTPS)")
     forwarded_allow_ips: str = Field(

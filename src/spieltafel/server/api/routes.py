@@ -145,6 +145,7 @@ async def create_table(body: NewTable, account: Me, request: Request) -> dict[st
     table_id = await _services(request).tables.create(
         account, body.game, body.players, body.options, seats, private=body.private,
         clock=body.clock.model_dump() if body.clock else None, leaver=body.leaver.model_dump() if body.leaver else None,
+        rated=body.rated,
     )
     return {"id": table_id}
 

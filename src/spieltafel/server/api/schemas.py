@@ -115,6 +115,9 @@ class NewTable(Strict):
     private: bool = Field(default=False, description="seen and joined only through its invitation link")
     clock: ClockSpec | None = Field(default=None, description="none: no time limit")
     leaver: LeaverSpec | None = Field(default=None, description="when a person leaves or runs out of time")
+    rated: StrictBool = Field(
+        default=True, description="true (the default): the game changes ratings; false: a casual game, no rating"
+    )
 
 
 class TableId(Strict):
@@ -136,6 +139,7 @@ class SeatInfo(Strict):
     bot: str | None
     program: bool = Field(default=False, description="the account sitting here is a program")
     gone: Literal["left", "time"] | None = Field(description="why the person no longer plays this seat")
+    hints: int = Field(default=0, description="hints the seat's person got (casual games and games against bots)")
 
 
 class LeaverOut(Strict):
@@ -155,6 +159,7 @@ class TableOut(Strict):
     rematch: int | None = Field(default=None, description="the rematch's table, once somebody asked for it")
     clock: LiveClock | TurnClock | None
     leaver: LeaverOut
+    rated: bool = Field(default=True, description="false: a casual game, which changes no rating")
 
 
 class TableListed(TableOut):

@@ -19,6 +19,7 @@ from sqlalchemy import (
     UniqueConstraint,
     false,
     text,
+    true,
 )
 from sqlalchemy.engine.default import DefaultExecutionContext
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
@@ -133,6 +134,8 @@ class TableRow(Base):
     leaver_bot: Mapped[str | None] = mapped_column(String(20), nullable=True)
     rating_due: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     """The game is over and its finishers (the ratings) have not run yet (``TableService.finish``)."""
+    rated: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
+    """A rated game changes its players' ratings; a casual one (False) changes none (migration 0015)."""
 
 
 class GuestRow(Base):
@@ -161,6 +164,8 @@ class SeatRow(Base):
     gone: Mapped[str | None] = mapped_column(String(5), nullable=True)
     mailed_since_ms: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
     """The ``since_ms`` of the turn the person was last e-mailed about (once per waiting game)."""
+    hints: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    """How many hints the seat's person asked for and got (``server.analysis.hints``, migration 0015)."""
 
 
 class MoveRow(Base):

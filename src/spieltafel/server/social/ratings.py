@@ -107,7 +107,10 @@ class RatingService:
         self.db = db
 
     async def rate_finished(self, session: AsyncSession, live: Live, final: State) -> None:
-        """A :data:`~spieltafel.server.tables.service.Finisher`: rate the game that ``final`` ends."""
+        """A :data:`~spieltafel.server.tables.service.Finisher`: rate the game that ``final`` ends. A casual
+        game (``live.rated`` False) changes no rating: no row here (its ``rating_due`` is cleared all the same)."""
+        if not live.rated:
+            return
         places = placings(live.seats, final.scores(), final.winners(), live.out())
         if len(places) < 2:
             return

@@ -98,6 +98,7 @@ class TableCache:
                 live = Live(row.id, row.game, row.players, dict(row.options), row.seed, row.status, seats, state)
                 live.timing = Timing.of(row.pace, row.budget_ms, row.increment_ms)
                 live.leaver, live.leaver_bot = row.leaver or "bot", row.leaver_bot
+                live.rated = row.rated is not False
             live.seats, live.status = seats, row.status
             live.invite, live.rematch = row.invite, row.rematch_id
             for seq, seat, action in await rows.read_moves_from(session, table_id, live.seq):

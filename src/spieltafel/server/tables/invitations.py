@@ -81,6 +81,7 @@ class Invitations:
                 new_id = await rows.insert_table(
                     session, account.id, live.game, live.players, live.options, seats,
                     live.invite is not None or bool(invited), Limits(live.timing, live.leaver, live.leaver_bot),
+                    live.rated,
                 )
                 session.add_all(GuestRow(table_id=new_id, account_id=guest) for guest in sorted(invited))
                 await rows.claim_rematch(session, table_id, new_id)

@@ -40,6 +40,8 @@ class Seat:
     program: bool = False
     gone: str | None = None
     clock: SeatClock = field(default_factory=SeatClock)
+    hints: int = 0
+    """Hints the seat's person got (``server.analysis.hints``): public, like the seat's name."""
 
     @property
     def kind(self) -> str:
@@ -52,7 +54,7 @@ class Seat:
 
     def public(self, number: int) -> dict[str, Any]:
         return {"seat": number, "kind": self.kind, "name": self.name, "bot": self.bot, "program": self.program,
-                "gone": self.gone}
+                "gone": self.gone, "hints": self.hints}
 
     def recorded(self, leaver: str) -> str:
         """Who sat here, for the record: a bot level, a name, or who left and what took the seat."""
@@ -81,6 +83,8 @@ class Live:
     timing: Timing = field(default_factory=Timing)
     leaver: str = "bot"
     leaver_bot: str | None = None
+    rated: bool = True
+    """A rated game changes ratings when it ends; a casual one changes none (``social.ratings``)."""
     takebacks: Takebacks = field(default_factory=Takebacks)
     """The moves that stand and how many of them their seat may take back (:mod:`.undo`)."""
 
@@ -89,6 +93,15 @@ class Live:
         if account is None:
             return None
         return next((n for n, s in enumerate(self.seats) if s.account_id == account.id and s.gone is None), None)
+
+    def hints_allowed(self) -> bool:
+        """Whether this table's people may ask for hints (issue 27): at a casual table, or at a rated one
+        "against bots": one account sits at it (no other seat ever had a person) and every other seat is
+        a bot level. Never in a rated game between people (programs' accounts count as people here)."""
+        if not self.rated:
+            return True
+        people = sum(1 for s in self.seats if s.account_id is not None)
+        return people == 1 and all(s.bot or s.account_id is not None for s in self.seats)
 
     def gone_seat(self, account: Account) -> int | None:
         return next((n for n, s in enumerate(self.seats) if s.account_id == account.id and s.gone), None)
@@ -141,4 +154,5 @@ class Live:
             "rematch": self.rematch,
             "clock": self.timing.public(),
             "leaver": {"rule": self.leaver, "bot": self.leaver_bot if self.leaver == "bot" else None},
+            "rated": self.rated,
         }

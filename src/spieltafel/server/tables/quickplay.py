@@ -244,6 +244,7 @@ class QuickPlay:
             limits = Limits(creation.timing_of(CLOCKS[first.pace]), "bot", DEFAULT_LEAVER_BOT)
             table_id = await rows.insert_table(
                 session, first.account_id, game.name, chosen.players, game.resolve_options({}), seats, False, limits,
+                first.rated,
             )
             ids = [r.id for r in chosen.requests]
             claimed = await session.execute(

@@ -53,6 +53,7 @@ class Results:
             game=live.game, players=live.players, options=dict(live.options), seed=live.seed,
             seats=[s.recorded(live.leaver) for s in live.seats],
             actions=actions, result=GameResult(scores=live.state.scores(), winners=live.state.winners()),
+            hints=[s.hints for s in live.seats] if live.hints_allowed() else None,
         )
 
     async def moves(self, table_id: int) -> list[tuple[int, int, str]]:

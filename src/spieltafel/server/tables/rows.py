@@ -36,15 +36,17 @@ MOVES = cast(Table, MoveRow.__table__)
 
 async def insert_table(
     session: AsyncSession, creator: int, game: str, players: int, options: dict[str, str], rows: list[SeatRow],
-    private: bool, limits: Limits,
+    private: bool, limits: Limits, rated: bool = True,
 ) -> int:
-    """Insert a table and its seats; it plays at once when no seat is open. Returns its id."""
+    """Insert a table and its seats; it plays at once when no seat is open. Returns its id. ``rated``:
+    whether the game changes ratings (False: a casual game)."""
     status = "playing" if all(r.account_id is not None or r.bot for r in rows) else "open"
     timing = limits.timing
     table = TableRow(
         game=game, players=players, options=options, seed=secrets.randbits(62), status=status, created_by=creator,
         invite=secrets.token_urlsafe(24) if private else None, pace=timing.pace, budget_ms=timing.budget_ms or None,
         increment_ms=timing.increment_ms or None, leaver=limits.leaver, leaver_bot=limits.leaver_bot,
+        rated=rated,
     )
     for row in rows:
         row.clock_ms = timing.first_clock() if row.account_id is not None and row.bot is None else None
@@ -66,7 +68,7 @@ async def read_seats(session: AsyncSession, table_id: int) -> list[Seat]:
     return [
         Seat(
             row.account_id, DELETED_NAME if deleted else name, row.bot, bool(program), row.gone,
-            SeatClock(row.clock_ms, row.since_ms, row.deadline_ms),
+            SeatClock(row.clock_ms, row.since_ms, row.deadline_ms), row.hints or 0,
         )
         for row, name, program, deleted in rows.all()
     ]

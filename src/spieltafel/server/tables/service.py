@@ -123,13 +123,15 @@ class TableService:
     async def create(
         self, account: Account, game: str, players: int, options: Mapping[str, Any], seats: Sequence[Mapping[str, Any]],
         private: bool = False, clock: Mapping[str, Any] | None = None, leaver: Mapping[str, Any] | None = None,
+        rated: bool = True,
     ) -> int:
         """A new table; it starts at once when no seat is open. Returns its id.
 
         A private table gets an unguessable invitation code: only its seats and the accounts that
         opened its invitation link see it (:meth:`Invitations.may_see`).
         ``clock``: None, ``{"pace": "live", "minutes", "increment"}`` or ``{"pace": "turn", "per_move"}``;
-        ``leaver``: ``{"rule": "bot", "bot": level}`` (default: medium) or ``{"rule": "out"}``."""
+        ``leaver``: ``{"rule": "bot", "bot": level}`` (default: medium) or ``{"rule": "out"}``;
+        ``rated``: the game changes ratings (the default, with or without bots) or, False, it is casual."""
         engine = creation.game_named(game)
         creation.check_players(engine, players)
         resolved = creation.resolved_options(engine, options)
@@ -137,7 +139,7 @@ class TableService:
         limits = Limits(creation.timing_of(clock), *creation.leaver_of(leaver))
         async with self.db.write() as session:
             table_id = await rows.insert_table(
-                session, account.id, engine.name, players, resolved, seat_rows, private, limits
+                session, account.id, engine.name, players, resolved, seat_rows, private, limits, rated
             )
         await self.announce(table_id)
         return table_id
@@ -218,9 +220,10 @@ class TableService:
         for table_id in table_ids:
             self.cache.forget(table_id)
 
-    async def read(self, table_id: int) -> Live:
-        """The table as this process knows it, checked against the log (NotFound for no table)."""
-        return await self.cache.read(table_id)
+    async def read(self, table_id: int, refresh: bool = False) -> Live:
+        """The table as this process knows it, checked against the log (NotFound for no table); ``refresh``
+        reads its row and seats again."""
+        return await self.cache.read(table_id, refresh=refresh)
 
     async def seat_of(self, table_id: int, account: Account | None) -> int | None:
         """``account``'s seat at the table, None for a spectator (NotFound for no table)."""

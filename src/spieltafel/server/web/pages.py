@@ -256,6 +256,7 @@ def table_rows(tables: Sequence[Mapping[str, Any]], gettext: Callable[[str], str
                 "mine": any(s["is_me"] for s in seats),
                 "pace": pace_text(table.get("clock"), gettext),
                 "timed": bool(table.get("clock")),
+                "casual": table.get("rated") is False,
             }
         )
     return rows
@@ -476,7 +477,8 @@ def _new_table(
 ) -> Response:
     gettext = gettext_of(request)
     games = [{"name": g.name, "title": g.title, "min": g.min_players, "max": g.max_players} for g in all_games()]
-    context: dict[str, Any] = {"games": games, "game": None, "error": error, "private": chosen.get("private") == "1"}
+    context: dict[str, Any] = {"games": games, "game": None, "error": error, "private": chosen.get("private") == "1",
+                               "casual": chosen.get("casual") == "1"}
     try:
         game = get_game(game_name) if game_name else None
     except Exception:
@@ -590,7 +592,7 @@ async def create_table(request: Request) -> Response:
         await rate_limits(request).hit("tables", str(me.id), "new tables")
         table_id = await _services(request).tables.create(
             me, game.name, players, options, seats, private=form.get("private") == "1",
-            clock=_clock_of(form), leaver=_leaver_of(form),
+            clock=_clock_of(form), leaver=_leaver_of(form), rated=form.get("casual") != "1",
         )
     except _service_error() as refusal:
         status = getattr(refusal, "status", 422)

@@ -1,0 +1,116 @@
+"""Hints during a game (issue 27): the seat to act asks the search what it would play now.
+
+Who may ask (:meth:`~spieltafel.server.tables.live.Live.hints_allowed`): the person of the seat whose
+decision it is (its turn, or a simultaneous choice it has still to make), at a casual table, or at a
+rated table "against bots" (that person is the only account at the table, every other seat a bot
+level). Refused with words: a rated game between people (403 ``no-hints``), a spectator or a person
+who left (403 ``not-seated``), another seat's turn (409 ``not-your-turn``), a game not running (409
+``not-playing``), a position that moved on (409 ``stale``) and a second hint while one runs for the
+same seat in this process (409 ``hint-running``).
+
+The hint is computed in the bot workers (never on the event loop) by
+:func:`spieltafel.analysis.hint` on the seat's observation only, as a bot's move is: its legal actions
+and samples of its information set; the search's seed comes from the table's id, the position's
+``seq`` and the seat (never from the table's secret seed). The site sets its budget (the ``expert``
+search: ``hint_seconds``, optionally an iteration cap ``hint_iterations``). Each hint given counts for
+the seat (``seats.hints``): shown on the table and game-over pages and in the game's record.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+from sqlalchemy import update
+
+from spieltafel.analysis import Hint
+from spieltafel.core import SpieltafelError
+from spieltafel.server.accounts.service import Account
+from spieltafel.server.analysis.work import hint_for
+from spieltafel.server.bots.runners import BotPool
+from spieltafel.server.db import Database, SeatRow
+from spieltafel.server.errors import Conflict, Forbidden, StaleSeq
+from spieltafel.server.tables.live import Live
+from spieltafel.server.tables.service import TableService
+
+log = logging.getLogger("spieltafel.server.analysis")
+
+
+def hint_seed(table_id: int, seq: int, seat: int) -> int:
+    """The search's seed of a hint: public facts only (the same position asked again gives the same hint
+    under an iteration budget); never the table's seed, which fixes every hidden card."""
+    return (table_id * 1_000_003 + seq * 7_919 + seat * 101) % (2**31)
+
+
+class HintService:
+    """Checks who may ask, runs the search in the bot pool and counts the hints given."""
+
+    def __init__(
+        self, db: Database, tables: TableService, pool: BotPool | None, seconds: float, iterations: int | None
+    ) -> None:
+        self.db = db
+        self.tables = tables
+        self.pool = pool
+        self.seconds = seconds
+        self.iterations = iterations
+        self.running: set[tuple[int, int]] = set()
+        """(table, seat) of the hints being computed in this process: one at a time per seat."""
+
+    def check(self, live: Live, account: Account, seq: int | None) -> int:
+        """The asking seat, or the refusal that says why there is no hint."""
+        seat = live.seat_of(account)
+        if seat is None:
+            raise Forbidden("not-seated", f"you do not play at table {live.id}: hints are for the seat to act")
+        if live.status != "playing":
+            raise Conflict("not-playing", f"table {live.id} is {live.status}: hints are given while the game runs")
+        if not live.hints_allowed():
+            raise Forbidden(
+                "no-hints",
+                f"table {live.id} is a rated game between people: hints are only for casual games and games "
+                "against bots",
+            )
+        if seq is not None and seq != live.seq:
+            raise StaleSeq(seq, live.seq)
+        if seat not in live.to_act() or not live.state.legal_actions(seat):
+            raise Conflict("not-your-turn", f"it is not your decision at table {live.id}: ask for a hint on your turn")
+        return seat
+
+    async def ask(self, account: Account, table_id: int, seq: int | None = None) -> dict[str, Any]:
+        """A hint for ``account``'s seat at the table now (the caller passed the table gate)."""
+        live = await self.tables.read(table_id)
+        seat = self.check(live, account, seq)
+        key = (table_id, seat)
+        if key in self.running:
+            raise Conflict("hint-running", "a hint for your seat is being worked out: wait for it")
+        self.running.add(key)
+        try:
+            at = live.seq
+            found = await self.run(live.game, live.state.to_json(), seat, hint_seed(table_id, at, seat))
+            advice = Hint.model_validate(found)
+            used = await self.count(table_id, seat, account)
+        finally:
+            self.running.discard(key)
+        return {"table_id": table_id, "seq": at, "seat": seat, "moves": [m.model_dump() for m in advice.moves],
+                "iterations": advice.iterations, "hints": used}
+
+    async def run(self, game: str, state: dict[str, Any], seat: int, seed: int) -> dict[str, Any]:
+        """The search in a bot worker process; in a thread when this process has none (never on the loop)."""
+        args = (game, state, seat, self.iterations, self.seconds, seed)
+        try:
+            if self.pool is not None:
+                return await self.pool.run(hint_for, *args)
+            return await asyncio.to_thread(hint_for, *args)
+        except SpieltafelError as error:
+            raise Conflict("no-hint", f"no hint for this position: {error}") from error
+
+    async def count(self, table_id: int, seat: int, account: Account) -> int:
+        """Count the hint for the seat (still the person's) and return the seat's hints so far."""
+        async with self.db.write() as session:
+            await session.execute(
+                update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == seat,
+                                      SeatRow.account_id == account.id)
+                .values(hints=SeatRow.hints + 1)
+            )
+        live = await self.tables.read(table_id, refresh=True)  # the seats' counts as stored, for this process
+        return live.seats[seat].hints
