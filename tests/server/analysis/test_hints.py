@@ -110,7 +110,15 @@ async def test_a_casual_game_changes_no_rating_and_a_rated_one_does(site: tuple[
     assert carl.name in board and dora.name in board
     assert ann.name not in board and ben.name not in board
     profile = (await http.get(f"/api/players/{ann.name}")).json()
-    assert profile["games_played"] == 0
+    assert profile["games_played"] == 0 and profile["recent"] == []
+    assert [g["table"] for g in profile["casual"]] == [casual]  # listed as casual
+    assert [g["table"] for g in (await http.get(f"/api/players/{carl.name}")).json()["recent"]] == [rated]
+    assert (await http.get(f"/api/players/{carl.name}")).json()["casual"] == []
+    page = await http.get(f"/players/{ann.name}")
+    assert "casual-games" in page.text and f"#{casual}" in page.text
+    over = await http.get(f"/tables/{casual}")
+    assert 'id="table-rated"' in over.text and "badge casual" in over.text
+    assert "badge casual" not in (await http.get(f"/tables/{rated}")).text
 
 
 async def test_rated_must_be_true_or_false(site: tuple[FastAPI, httpx.AsyncClient]) -> None:

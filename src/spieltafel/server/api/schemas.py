@@ -160,6 +160,9 @@ class TableOut(Strict):
     clock: LiveClock | TurnClock | None
     leaver: LeaverOut
     rated: bool = Field(default=True, description="false: a casual game, which changes no rating")
+    hints_allowed: bool = Field(
+        default=False, description="its people may ask for hints: a casual game, or one person against bots"
+    )
 
 
 class TableListed(TableOut):

@@ -100,12 +100,21 @@ class RecentGame(Strict):
     replay: str
 
 
+class CasualGame(Strict):
+    table: int
+    game: str
+    players: int
+    at: str = Field(description="when the table was made")
+    replay: str
+
+
 class ProfileOut(Strict):
     name: str
     kind: Literal["person", "program"]
-    games_played: int
+    games_played: int = Field(description="rated games")
     games: list[GameRatingOut]
-    recent: list[RecentGame]
+    recent: list[RecentGame] = Field(description="the latest rated games")
+    casual: list[CasualGame] = Field(default_factory=list, description="the latest casual games (no rating)")
 
 
 class InvitationOut(Strict):

@@ -166,7 +166,8 @@ class RatingService:
         return [{"rank": n, **_entry(row, name, program)} for n, (row, name, program) in enumerate(found, start=1)]
 
     async def profile(self, name: str, viewer: Account | None) -> dict[str, Any]:
-        """An account's games played, ratings and wins per game with their history, and recent games.
+        """An account's games played, ratings and wins per game with their history, recent rated games and
+        recent casual ones (``casual``: they change no rating, so they are listed apart, without a place).
 
         A private table's game shows (in the history and the recent games) only to those who sat at that
         table; anyone else sees neither its id nor its place, win or time (the totals still count it)."""
@@ -184,6 +185,7 @@ class RatingService:
                 select(RatingChangeRow).where(RatingChangeRow.player == key).order_by(RatingChangeRow.id)
             )).scalars().all()
             recent = await _recent(session, account.id, hidden)
+            casual = await _casual(session, account.id, viewer)
         changes = [change for change in changes if change.table_id not in hidden]
         games = []
         for row in ratings:
@@ -195,6 +197,7 @@ class RatingService:
             "games_played": sum(row.games for row in ratings),
             "games": games,
             "recent": recent,
+            "casual": casual,
         }
 
 
@@ -253,4 +256,25 @@ async def _recent(session: AsyncSession, account_id: int, hidden: Collection[int
         {"table": change.table_id, "game": change.game, "players": players, "place": change.place,
          "won": change.won, "at": _iso(change.created_at), "replay": f"/tables/{change.table_id}/replay"}
         for change, players in rows
+    ]
+
+
+async def _casual(session: AsyncSession, account_id: int, viewer: Account | None) -> list[dict[str, Any]]:
+    """The account's latest finished casual games; a private table's only for those who sat at it."""
+    seated = select(SeatRow.table_id).where(SeatRow.account_id == account_id)
+    query = (
+        select(TableRow.id, TableRow.game, TableRow.players, TableRow.created_at)
+        .where(TableRow.id.in_(seated), TableRow.rated.is_(False), TableRow.status == "over")
+        .order_by(TableRow.id.desc()).limit(RECENT_GAMES)
+    )
+    if viewer is None or viewer.id != account_id:
+        visible = TableRow.invite.is_(None)
+        if viewer is not None:
+            visible = visible | TableRow.id.in_(select(SeatRow.table_id).where(SeatRow.account_id == viewer.id))
+        query = query.where(visible)
+    rows = (await session.execute(query)).all()
+    return [
+        {"table": table_id, "game": game, "players": players, "at": _iso(created),
+         "replay": f"/tables/{table_id}/replay"}
+        for table_id, game, players, created in rows
     ]

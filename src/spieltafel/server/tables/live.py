@@ -155,4 +155,5 @@ class Live:
             "clock": self.timing.public(),
             "leaver": {"rule": self.leaver, "bot": self.leaver_bot if self.leaver == "bot" else None},
             "rated": self.rated,
+            "hints_allowed": self.hints_allowed(),
         }

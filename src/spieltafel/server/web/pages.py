@@ -157,6 +157,7 @@ def seat_rows(table: Mapping[str, Any], gettext: Callable[[str], str], me: Any =
                 "to_act": number in to_act,
                 "gone": gone_reason(str(gone), gettext) if gone else None,
                 "out": bool(gone and out_rule),
+                "hints": int(seat.get("hints") or 0),
             }
         )
     return rows
@@ -633,6 +634,7 @@ async def table_page(request: Request, table_id: TableNumber) -> Response:
         "error": request.query_params.get("error") and gettext("That did not work. Please try again."),
         **await _chat_context(request, table_id, me),
         "invite_url": await _invite_url(request, table_id, me),
+        "hints_allowed": bool(table.get("hints_allowed")),
     }
     if status == "open":
         return render(request, "table_open.html", context)
@@ -669,6 +671,7 @@ async def table_page(request: Request, table_id: TableNumber) -> Response:
         "pace": (table.get("clock") or {}).get("pace"),
         "clocks": state.get("clocks"),
         "gone": [s.get("gone") for s in table.get("seats") or []],
+        "hints": bool(table.get("hints_allowed")) and seat is not None,
     }
     context["config_json"] = json.dumps(config, ensure_ascii=True).replace("<", "\\u003c")
     return render(request, "table.html", context)
@@ -703,6 +706,7 @@ def result_rows(
                 "is_me": row["is_me"],
                 "score": scores[number] if number < len(scores) else None,
                 "winner": number in winners,
+                "hints": row.get("hints", 0),
             }
         )
     places = list(result.get("places") or [])
@@ -764,6 +768,13 @@ def client_texts(gettext: Callable[[str], str]) -> dict[str, str]:
         "left": gettext("You left this game."),
         "sound_on": gettext("Sound on"),
         "sound_off": gettext("Sound off"),
+        "hint_best": gettext("Best: %(move)s — win chance %(chance)s (next: %(next)s %(next_chance)s)"),
+        "hint_best_only": gettext("Best: %(move)s — win chance %(chance)s"),
+        "hint_forced": gettext("Only one move is possible: %(move)s"),
+        "hint_count": gettext("Hints used: %(num)d"),
+        "no-hints": gettext("No hints in a rated game between people."),
+        "hint-running": gettext("The hint is still being worked out."),
+        "hint_failed": gettext("No hint: %(reason)s"),
     }
 
 

@@ -114,6 +114,6 @@ async def profile_page(request: Request, name: str) -> Response:
         rated["title"] = _title(rated["game"])
         label = gettext("Rating history: %(game)s") % {"game": rated["title"]}
         rated["plot"] = rating_plot(rated["history"], label)
-    for recent in profile["recent"]:
+    for recent in [*profile["recent"], *profile["casual"]]:
         recent["title"] = _title(recent["game"])
     return render(request, "profile.html", {"profile": profile, "provisional_games": PROVISIONAL_GAMES})

@@ -6,6 +6,9 @@
 // Chat: {"type": "chat", "messages": [...]} comes in (all on connect, then each new one), the page sends
 // {"type": "chat", "text"}; messages are shown as text only (textContent), never as markup.
 // Clocks: "clocks" in a state gives each seat's remaining_ms at the server's now_ms; running ones tick here.
+// Hints (casual games and games against bots): the Hint button or the key H posts /api/tables/ID/hint with
+// the seq shown; the answer's best move is marked on the board (class "hint", the board's data-highlight)
+// and in the move list, with one line of words; the seat's count in the players' list goes up.
 
 const $ = (id) => document.getElementById(id);
 const CHAT_CODES = new Set(["too-fast", "too-long", "empty", "bad-text"]);
@@ -90,6 +93,8 @@ class TablePage {
     this.undoCount = $("undo-button") && !$("undo-button").hidden ? 1 : 0;
     this.askFirst = readChoice(CONFIRM_KEY) === "on";  // off by default: a move can be taken back (docs/play.md)
     this.focusIndex = 0;
+    this.hinting = false;
+    this.hintShown = null;
     this.readInitialLegal();
     this.bind();
     this.bindChat();
@@ -172,7 +177,13 @@ class TablePage {
         event.preventDefault();
         this.undo();
       }
+      if ((event.key === "h" || event.key === "H") && !event.ctrlKey && $("hint-button")) {
+        event.preventDefault();
+        this.hint();
+      }
     });
+    const hintButton = $("hint-button");
+    if (hintButton) hintButton.addEventListener("click", () => this.hint());
     const undoButton = $("undo-button");
     if (undoButton) undoButton.addEventListener("click", () => this.undo());
     const toggle = $("confirm-toggle");
@@ -256,6 +267,92 @@ class TablePage {
     document.body.classList.add("busy");
     this.setConnection(this.texts.sending);
     this.socket.send(JSON.stringify({ type: "undo", seq: this.seq }));
+  }
+
+  // -- hints ---------------------------------------------------------------------------------------
+  async hint() {
+    const button = $("hint-button");
+    if (!button || this.hinting || !this.legal.size) return;
+    this.hinting = true;
+    const asked = this.seq;
+    button.disabled = true;
+    $("hint-thinking").hidden = false;
+    $("hint-line").hidden = true;
+    try {
+      const response = await fetch(`/api/tables/${this.config.table}/hint`, {
+        method: "POST", credentials: "same-origin",
+        headers: { Accept: "application/json", "Content-Type": "application/json" },
+        body: JSON.stringify({ seq: asked }),
+      });
+      const data = await response.json().catch(() => null);
+      if (this.seq !== asked) return;  // the game moved on meanwhile: that hint is for an old position
+      if (!response.ok) {
+        const detail = (data && data.detail) || {};
+        const reason = this.texts[detail.code] || detail.message || String(response.status);
+        this.showHintLine(format(this.texts.hint_failed || "%(reason)s", { reason }), true);
+        return;
+      }
+      this.showHint(data);
+    } catch (error) {
+      this.showHintLine(format(this.texts.hint_failed || "%(reason)s", { reason: this.texts.reconnecting }), true);
+    } finally {
+      this.hinting = false;
+      $("hint-thinking").hidden = true;
+      button.disabled = !this.legal.size;
+    }
+  }
+
+  percent(chance) {
+    const lang = this.config.lang || document.documentElement.lang || "en";
+    try {
+      return new Intl.NumberFormat(lang, { style: "percent", maximumFractionDigits: 0 }).format(chance / 100);
+    } catch (e) { return `${Math.round(chance)}%`; }
+  }
+
+  showHint(data) {
+    const moves = data.moves || [];
+    if (!moves.length) return;
+    const best = moves[0];
+    const name = (move) => this.label(Number(move.action));
+    let line;
+    if (best.chance === null || best.chance === undefined) {
+      line = format(this.texts.hint_forced, { move: name(best) });
+    } else if (moves.length > 1 && moves[1].chance !== null && moves[1].chance !== undefined) {
+      line = format(this.texts.hint_best, { move: name(best), chance: this.percent(best.chance),
+                                            next: name(moves[1]), next_chance: this.percent(moves[1].chance) });
+    } else {
+      line = format(this.texts.hint_best_only, { move: name(best), chance: this.percent(best.chance) });
+    }
+    this.hintShown = { seq: data.seq, action: Number(best.action) };
+    this.markHint();
+    this.showHintLine(line, false);
+    const count = document.querySelector(`#seat-list [data-hints="${Number(data.seat)}"]`);
+    if (count) count.textContent = format(this.texts.hint_count || "%(num)d", { num: Number(data.hints) });
+  }
+
+  showHintLine(text, failed) {
+    const node = $("hint-line");
+    if (!node) return;
+    node.textContent = text;
+    node.classList.toggle("error", Boolean(failed));
+    node.hidden = !text;
+  }
+
+  // The hinted move on the board (every element that carries it) and in the move list.
+  markHint() {
+    this.clearHintMarks();
+    if (!this.hintShown || this.hintShown.seq !== this.seq) return;
+    const action = String(this.hintShown.action);
+    this.board.dataset.highlight = action;
+    const selector = `[data-action="${action}"], [data-actions~="${action}"]`;
+    for (const node of [...this.board.querySelectorAll(selector), ...$("move-list").querySelectorAll(selector)]) {
+      node.classList.add("hint");
+    }
+  }
+
+  clearHintMarks() {
+    delete this.board.dataset.highlight;
+    for (const node of document.querySelectorAll(".hint[data-action], .hint[data-actions]")) node.classList.remove("hint");
   }
 
   setUndo(count) {
@@ -402,6 +499,14 @@ class TablePage {
       this.board.innerHTML = state.board;
     }
     this.updateMoveList(state.legal || []);
+    if (newSeq) { this.hintShown = null; this.showHintLine("", false); }
+    for (const seat of state.seats || []) {
+      const count = document.querySelector(`#seat-list [data-hints="${Number(seat.seat)}"]`);
+      if (count && seat.hints !== undefined) count.textContent = format(this.texts.hint_count || "%(num)d", { num: Number(seat.hints) });
+    }
+    this.markHint();  // the board was drawn anew: the hint stays marked while its position stands
+    const hintButton = $("hint-button");
+    if (hintButton && !this.hinting) hintButton.disabled = !this.legal.size;
     this.setUndo(state.undo);
     this.updateEvents(state.texts || []);
     this.updatePlayers(state.to_act || [], state.chosen || []);
