@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import or_, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -268,10 +268,11 @@ async def _casual(session: AsyncSession, account_id: int, viewer: Account | None
         .order_by(TableRow.id.desc()).limit(RECENT_GAMES)
     )
     if viewer is None or viewer.id != account_id:
-        visible = TableRow.invite.is_(None)
-        if viewer is not None:
-            visible = visible | TableRow.id.in_(select(SeatRow.table_id).where(SeatRow.account_id == viewer.id))
-        query = query.where(visible)
+        if viewer is None:
+            query = query.where(TableRow.invite.is_(None))
+        else:
+            theirs = TableRow.id.in_(select(SeatRow.table_id).where(SeatRow.account_id == viewer.id))
+            query = query.where(or_(TableRow.invite.is_(None), theirs))
     rows = (await session.execute(query)).all()
     return [
         {"table": table_id, "game": game, "players": players, "at": _iso(created),
