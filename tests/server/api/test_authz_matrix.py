@@ -236,6 +236,8 @@ def probes(w: World) -> list[Probe]:
         Probe("GET", "/api/tables/{table_id}/record", f"/api/tables/{play}/record", everyone(409)),
         Probe("GET", "/api/tables/{table_id}/analysis", f"/api/tables/{play}/analysis", everyone(200)),
         Probe("POST", "/api/tables/{table_id}/analysis", f"/api/tables/{play}/analysis", signed_in(409)),
+        # a rated game between people: no hints for anyone (casual games and games against bots only)
+        Probe("POST", "/api/tables/{table_id}/hint", f"/api/tables/{play}/hint", signed_in(403)),
         Probe("GET", "/api/tables/{table_id}/chat", f"/api/tables/{play}/chat", everyone(200)),
         Probe("POST", "/api/tables/{table_id}/chat", f"/api/tables/{play}/chat", signed_in(201), body={"text": "hi"}),
         Probe("GET", "/api/mutes", "/api/mutes", signed_in(200)),
