@@ -17,8 +17,10 @@ import pytest
 from fastapi import FastAPI
 from sqlalchemy import func, select
 
+from spieltafel.core import get_game
 from spieltafel.server.app import create_app
 from spieltafel.server.db import RatingChangeRow, TableRow
+from spieltafel.server.tables.live import Live, Seat
 
 from ..backing import TEST_REDIS_URL, fresh_database, redis_keys
 from ..conftest import settings_for
@@ -151,6 +153,23 @@ async def test_quick_play_casual_makes_a_casual_table(site: tuple[FastAPI, httpx
 
 
 # -- hints ---------------------------------------------------------------------------------------------
+def _live(rated: bool, *seats: Seat) -> Live:
+    state = get_game("iquazu").new_state(2, 1, {})  # the rule reads the seats only
+    return Live(1, "iquazu", len(seats), {}, 1, "playing", list(seats), state, rated=rated)
+
+
+def test_who_may_ask_for_hints() -> None:
+    """Casual: always; rated: only one person against bots (a seat once a person's counts as theirs)."""
+    ann, ben = Seat(1, "ann", None), Seat(2, "ben", None)
+    bot, left = Seat(None, None, "random"), Seat(2, "ben", "medium", gone="left")
+    assert _live(False, ann, ben).hints_allowed() and _live(False, ann, bot).hints_allowed()
+    assert _live(True, ann, bot).hints_allowed() and _live(True, bot, ann, bot).hints_allowed()
+    assert not _live(True, ann, ben).hints_allowed()
+    assert not _live(True, ann, left).hints_allowed()  # ben left: still a game between people
+    assert not _live(True, ann, ben, bot).hints_allowed()
+    assert not _live(True, ann).hints_allowed()  # no bot: not "against bots"
+
+
 async def test_a_hint_in_a_casual_game_is_given_and_counted(site: tuple[FastAPI, httpx.AsyncClient]) -> None:
     _, http = site
     ann = await person(http, "ann")

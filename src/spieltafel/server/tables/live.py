@@ -96,12 +96,13 @@ class Live:
 
     def hints_allowed(self) -> bool:
         """Whether this table's people may ask for hints (issue 27): at a casual table, or at a rated one
-        "against bots": one account sits at it (no other seat ever had a person) and every other seat is
-        a bot level. Never in a rated game between people (programs' accounts count as people here)."""
+        "against bots": one account sits at it (no other seat ever had a person: a seat a leaver's stand-in
+        plays still counts as that person's) and at least one other seat is a bot level. Never in a rated
+        game between people (programs' accounts count as people here)."""
         if not self.rated:
             return True
         people = sum(1 for s in self.seats if s.account_id is not None)
-        return people == 1 and all(s.bot or s.account_id is not None for s in self.seats)
+        return people == 1 and any(s.bot and s.account_id is None for s in self.seats)
 
     def gone_seat(self, account: Account) -> int | None:
         return next((n for n, s in enumerate(self.seats) if s.account_id == account.id and s.gone), None)
