@@ -13,8 +13,9 @@ not code::
   notation and applied by the engine (``"2:notation"`` names the seat; without it the one seat to act).
   So a rules change that breaks a tutorial fails its test (``tests/core/test_tutorial.py``).
 - ``text``: the explanation in the rulebook's terms (an English msgid, translated in the game's catalogs);
-  ``expect``: the learner's move (notation), or null for a step that is only read ("Next");
-  ``highlight``: the moves whose board targets are highlighted (default: the expected move);
+  ``expect``: the learner's move (notation), or a list of moves made one after the other (a canoe's steps), or
+  null for a step that is only read ("Next"); ``highlight``: the moves whose board targets are highlighted
+  (default: the move expected next);
   ``hint``: what a wrong move is told; ``wrong``: optional hints per wrong move, keyed by the beginning of its
   notation (``"draw"``, ``"place 1"``), the first key that matches wins.
 
@@ -52,10 +53,17 @@ class Step:
     number: int
     text: str
     before: tuple[str, ...] = ()
-    expect: str | None = None
+    expect: tuple[str, ...] = ()
+    """The learner's moves, in order; empty for a step that is only read."""
     highlight: tuple[str, ...] = ()
     hint: str = ""
     wrong: tuple[tuple[str, str], ...] = ()
+
+    def targets(self, made: int = 0) -> tuple[str, ...]:
+        """The moves to highlight after ``made`` of the step's moves: ``highlight``, else the move expected next."""
+        if self.highlight:
+            return self.highlight
+        return self.expect[made : made + 1]
 
     def hint_for(self, notation: str) -> str:
         """The hint for the wrong move ``notation``: the first ``wrong`` entry it begins with, else ``hint``."""
@@ -91,20 +99,27 @@ class Tutorial:
             raise TutorialError(f"no such step {str(number)[:20]!r}: steps are 0 to {len(self.steps) - 1}")
         return self.steps[number]
 
-    def position(self, number: int, events: list[Event] | None = None) -> State:
-        """The position of step ``number``, replayed by the engine from the set-up; ``events`` (a list) receives
-        what happened since the previous step (its expected move, then this step's ``before`` moves)."""
+    def position(self, number: int, made: int = 0, events: list[Event] | None = None) -> State:
+        """The position of step ``number`` after the learner's first ``made`` moves of it, replayed by the engine
+        from the set-up; ``events`` (a list) receives what happened since the learner's previous move (the
+        previous step's last expected move, this step's ``before`` moves, this step's moves made)."""
         from .registry import get_game
 
-        self.step(number)
+        step = self.step(number)
+        if not 0 <= made <= max(0, len(step.expect) - 1):
+            raise TutorialError(f"step {number} has {len(step.expect)} moves; {made} cannot have been made")
         state = get_game(self.game).new_state(self.players, self.seed, dict(self.options))
-        for index, step in enumerate(self.steps[: number + 1]):
-            recent = events if index == number else None
-            for move in step.before:
-                play(state, move, f"step {index}'s move {move!r}", recent)
-            if index < number and step.expect is not None:
-                recent = events if index == number - 1 else None
-                play(state, f"{self.seat}:{step.expect}", f"step {index}'s expected move {step.expect!r}", recent)
+        moves: list[tuple[str, str]] = []
+        for index, earlier in enumerate(self.steps[:number]):
+            moves += [(move, f"step {index}'s move {move!r}") for move in earlier.before]
+            moves += [(f"{self.seat}:{move}", f"step {index}'s expected move {move!r}") for move in earlier.expect]
+        recent = len(moves) - 1 if number and self.steps[number - 1].expect else len(moves)
+        moves += [(move, f"step {number}'s move {move!r}") for move in step.before]
+        if made:
+            recent = len(moves) + made - 1
+        moves += [(f"{self.seat}:{move}", f"step {number}'s expected move {move!r}") for move in step.expect[:made]]
+        for at, (move, what) in enumerate(moves):
+            play(state, move, what, events if at >= recent else None)
         return state
 
 
@@ -136,22 +151,22 @@ class Answer:
     hint: str = ""
 
 
-def check(tutorial: Tutorial, number: int, action: object) -> Answer:
-    """Whether the learner's ``action`` (an action index) is step ``number``'s expected move. A move that is
-    legal but not the expected one, or not legal at all, gets the step's hint; anything that is no action
-    index of the game is refused (TutorialError)."""
+def check(tutorial: Tutorial, number: int, action: object, made: int = 0) -> Answer:
+    """Whether the learner's ``action`` (an action index) is the move step ``number`` expects after ``made`` of
+    its moves. A move that is legal but not the expected one, or not legal at all, gets the step's hint;
+    anything that is no action index of the game is refused (TutorialError)."""
     step = tutorial.step(number)
-    if step.expect is None:
+    if not step.expect:
         if action is not None:
             raise TutorialError(f"step {number} asks for no move; send none to go on")
         return Answer(True, True)
-    state = tutorial.position(number)
+    state = tutorial.position(number, made)
     seat = tutorial.seat
     try:
         index = state.check_index(seat, action)
     except SpieltafelError as error:
         raise TutorialError(str(error)) from error
-    expected = state.read_action(seat, step.expect)
+    expected = state.read_action(seat, step.expect[made])
     if index == expected:
         return Answer(True, True)
     legal = index in state.legal_actions(seat)
@@ -203,15 +218,14 @@ def _step(game: str, number: int, item: object) -> Step:
     where = f"{game} step {number}"
     if not isinstance(item, Mapping) or not isinstance(item.get("text"), str) or not item["text"]:
         raise TutorialError(f"{where}: a step is an object with a 'text'")
-    expect = item.get("expect")
-    if expect is not None and not isinstance(expect, str):
-        raise TutorialError(f"{where}: 'expect' is a notation or null")
+    expect_data = item.get("expect")
+    expect = (expect_data,) if isinstance(expect_data, str) else _strings(expect_data or [], f"{where}: 'expect'")
     wrong = item.get("wrong") or {}
     if not isinstance(wrong, Mapping) or not all(isinstance(v, str) for v in wrong.values()):
         raise TutorialError(f"{where}: 'wrong' maps the beginning of a notation to a hint")
-    highlight = _strings(item.get("highlight", [expect] if expect else []), f"{where}: 'highlight'")
+    highlight = _strings(item.get("highlight", []), f"{where}: 'highlight'")
     hint = item.get("hint") or ""
-    if not isinstance(hint, str) or (expect is not None and not hint):
+    if not isinstance(hint, str) or (expect and not hint):
         raise TutorialError(f"{where}: a step that expects a move has a 'hint' for a wrong one")
     return Step(
         number=number,

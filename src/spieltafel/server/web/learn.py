@@ -58,25 +58,28 @@ def _found(name: str) -> tuple[Game, Tutorial] | None:
     return None if tutorial is None else (game, tutorial)
 
 
-def step_payload(game: Game, tutorial: Tutorial, number: int, lang: str) -> dict[str, Any]:
-    """Step ``number`` as the page shows it: its text, the board from the learner's seat (every legal move a
-    target, the expected one highlighted), the moves in words and what happened since the previous step."""
+def step_payload(game: Game, tutorial: Tutorial, number: int, lang: str, made: int = 0) -> dict[str, Any]:
+    """Step ``number`` after ``made`` of its moves, as the page shows it: its text, the board from the learner's
+    seat (every legal move a target, the expected one highlighted), the moves in words and what happened since
+    the learner's previous move."""
     gettext = i18n.gettext_for(lang)
     step = tutorial.step(number)
     events: list[Event] = []
-    state = tutorial.position(number, events)
+    state = tutorial.position(number, made, events)
     seat = tutorial.seat
-    acting = step.expect is not None and seat in state.seats_to_act()
+    acting = bool(step.expect) and seat in state.seats_to_act()
     legal = [(a, state.action_text(seat, a)) for a in state.legal_actions(seat)] if acting else []
-    highlight = [state.read_action(seat, notation) for notation in step.highlight] if acting else []
+    highlight = [state.read_action(seat, notation) for notation in step.targets(made)] if acting else []
     svg = board.render_board(game.name, state.view(seat), seat, legal, gettext)
     texts = [board.event_text(game.name, event.view(seat), gettext) for event in events[-EVENTS_SHOWN:]]
     return {
         "game": game.name,
         "step": number,
+        "made": made,
+        "moves": len(step.expect),
         "steps": len(tutorial.steps),
         "text": gettext(step.text),
-        "asks": step.expect is not None,
+        "asks": bool(step.expect),
         "board": svg,
         "legal": [{"action": a, "label": board.action_label(game.name, n, gettext)} for a, n in legal],
         "highlight": highlight,
@@ -150,18 +153,26 @@ async def learn_step(request: Request, name: str) -> Response:
         number = parse_int(params.get("n", ""), "n", 0, len(tutorial.steps) - 1)
     except BadNumber:
         return _refusal(_bad_step(tutorial, gettext))
+    step = tutorial.step(number)
+    try:
+        made = parse_int(params.get("made", "0"), "made", 0, max(0, len(step.expect) - 1))
+    except BadNumber:
+        text = gettext("“made” counts the moves of this step already made: 0 to %(high)d.")
+        return _refusal(text % {"high": max(0, len(step.expect) - 1)})
     lang = language_of(request)
     move_text = params.get("move")
     if move_text is None:
-        return JSONResponse(step_payload(game, tutorial, number, lang))
+        return JSONResponse(step_payload(game, tutorial, number, lang, made))
     try:
         move: int | None = None if move_text == "next" else parse_int(move_text, "move", 0, 10**6)
-        answer = check(tutorial, number, move)
+        answer = check(tutorial, number, move, made)
     except (BadNumber, TutorialError):
         text = gettext("“move” is the number of one of the board's moves (or “next” on a step without a move).")
         return _refusal(text)
     if not answer.right:
         return JSONResponse({"right": False, "legal": answer.legal, "hint": gettext(answer.hint)})
+    if made + 1 < len(step.expect):
+        return JSONResponse({"right": True, "done": False, "next": step_payload(game, tutorial, number, lang, made + 1)})
     if number + 1 >= len(tutorial.steps):
         return JSONResponse({"right": True, "done": True})
     return JSONResponse({"right": True, "done": False, "next": step_payload(game, tutorial, number + 1, lang)})

@@ -37,6 +37,7 @@ class Lesson {
     $("learn-hint").hidden = true;
     $("chooser").hidden = true;
     document.body.dataset.step = String(step.step);
+    document.body.dataset.made = String(step.made || 0);
     this.highlight(step.highlight || []);
     this.remember(step.step);
   }
@@ -113,7 +114,8 @@ class Lesson {
     this.busy = true;
     $("chooser").hidden = true;
     try {
-      const url = `/learn/${encodeURIComponent(this.game)}/step?n=${this.step.step}&move=${encodeURIComponent(String(move))}`;
+      const url = `/learn/${encodeURIComponent(this.game)}/step?n=${this.step.step}&made=${this.step.made || 0}`
+        + `&move=${encodeURIComponent(String(move))}`;
       const response = await fetch(url, { headers: { Accept: "application/json" }, credentials: "same-origin" });
       const answer = await response.json();
       if (!response.ok) { this.hint(answer.error || this.texts.failed); return; }
