@@ -135,7 +135,6 @@ def _client_texts(gettext: Callable[[str], str]) -> dict[str, str]:
     return {
         "step": gettext("Step %(step)d of %(steps)d"),
         "right": gettext("Well done."),
-        "legal_wrong": gettext("That move is allowed, but it is not the one this step is about."),
         "failed": gettext("That did not work. Please try again."),
     }
 
