@@ -53,10 +53,38 @@ class Lesson {
       if (own.some((a) => wanted.has(a))) {
         node.classList.add("learn-target");
         node.setAttribute("aria-describedby", "learn-text");
+        this.ring(node);
         first = first || node;
       }
     }
     this.focusTarget = first;
+  }
+
+  // A ring drawn around the target in the board's own coordinates: every game's targets look different, the
+  // ring is the same (hidden from screen readers, lets clicks through).
+  ring(node) {
+    const svg = node.ownerSVGElement;
+    if (!svg || !node.getBBox) return;
+    let box;
+    let matrix;
+    try {
+      box = node.getBBox();
+      matrix = svg.getScreenCTM().inverse().multiply(node.getScreenCTM());
+    } catch (e) { return; }
+    const corners = [[box.x, box.y], [box.x + box.width, box.y], [box.x, box.y + box.height],
+      [box.x + box.width, box.y + box.height]].map(([x, y]) => [matrix.a * x + matrix.c * y + matrix.e,
+      matrix.b * x + matrix.d * y + matrix.f]);
+    const xs = corners.map((c) => c[0]);
+    const ys = corners.map((c) => c[1]);
+    const pad = 5;
+    const rect = document.createElementNS("http://www.w3.org/2000/svg", "rect");
+    const values = { x: Math.min(...xs) - pad, y: Math.min(...ys) - pad, rx: 8,
+      width: Math.max(...xs) - Math.min(...xs) + 2 * pad, height: Math.max(...ys) - Math.min(...ys) + 2 * pad };
+    for (const [name, value] of Object.entries(values)) rect.setAttribute(name, String(Math.round(value * 10) / 10));
+    rect.setAttribute("class", "learn-ring");
+    rect.setAttribute("aria-hidden", "true");
+    rect.setAttribute("pointer-events", "none");
+    svg.append(rect);
   }
 
   remember(number) {
