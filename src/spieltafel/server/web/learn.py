@@ -171,7 +171,8 @@ async def learn_step(request: Request, name: str) -> Response:
     if not answer.right:
         return JSONResponse({"right": False, "legal": answer.legal, "hint": gettext(answer.hint)})
     if made + 1 < len(step.expect):
-        return JSONResponse({"right": True, "done": False, "next": step_payload(game, tutorial, number, lang, made + 1)})
+        following = step_payload(game, tutorial, number, lang, made + 1)
+        return JSONResponse({"right": True, "done": False, "next": following})
     if number + 1 >= len(tutorial.steps):
         return JSONResponse({"right": True, "done": True})
     return JSONResponse({"right": True, "done": False, "next": step_payload(game, tutorial, number + 1, lang)})
