@@ -161,6 +161,7 @@ class Lesson {
   }
 
   hint(text) {
+    $("learn-praise").textContent = "";
     const node = $("learn-hint");
     node.textContent = text || "";
     node.hidden = !text;
