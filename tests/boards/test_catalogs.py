@@ -11,6 +11,7 @@ from babel.messages.extract import extract_from_dir, extract_from_file
 from babel.messages.pofile import read_po
 
 from spieltafel.core import all_games, get_game, kit_of
+from spieltafel.core.tutorial import load as load_tutorial
 
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = ROOT / "src" / "spieltafel" / "games"
@@ -52,7 +53,7 @@ def test_every_message_is_translated(lang: str) -> None:
 
 def own_messages(game: str) -> set[str]:
     """Every message of a game with catalogs of its own: its words, board, rules page and blurb (gettext,
-    ``_``, ``N_``) and its options' names, descriptions and choices as the pages show them."""
+    ``_``, ``N_``), its options' names, descriptions and choices as the pages show them, and its tutorial's texts."""
     from spieltafel.server.web.messages import option_words
 
     kit = kit_of(get_game(game))
@@ -62,6 +63,8 @@ def own_messages(game: str) -> set[str]:
         keywords={"_": None, "gettext": None, "ngettext": (1, 2), "N_": None},
     )
     messages = {message if isinstance(message, str) else message[0] for _, _, message, _, _ in found}
+    lesson = load_tutorial(get_game(game))  # its tutorial's texts (tutorial.json, spieltafel.core.tutorial)
+    messages |= set(lesson.messages()) if lesson is not None else set()
     return messages | {message for message, _ in option_words(get_game(game))}
 
 

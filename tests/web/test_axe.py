@@ -80,6 +80,7 @@ def test_no_page_has_an_accessibility_violation(server: Server, browser: Any) ->
              f"/tables/{running['iquazu']}/history", "/tables/999999"]
     pages += [f"/tables/{table}" for table in running.values()]
     pages += [f"/rules/{game}" for game in running] + [f"/rules/{game}/decisions" for game in running]
+    pages += [f"/learn/{game}" for game in running]
     problems = []
     for lang in ("en", "de", "nl"):
         page = new_person(browser, lang)

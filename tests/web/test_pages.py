@@ -112,6 +112,7 @@ def _pages(site: Site) -> list[str]:
     pages += [f"/tables/new?game={game}" for game in ("iquazu", "haleakala")]
     pages += [f"/tables/{site.tables[key]}" for key in ("iquazu", "haleakala", "niagara", "open", "over")]
     pages += ["/leaderboards/iquazu", "/leaderboards/niagara", "/players/alice"]
+    pages += [f"/learn/{game}" for game in ("iquazu", "haleakala", "niagara")] + ["/learn/niagara?step=9"]
     return pages
 
 

@@ -12,6 +12,8 @@ class (``kit = GameKit(package=__name__, ...)``):
   pictures) (:class:`RulesPage`);
 - ``locales``: its own gettext catalogs, for a game that brings its words' translations along;
 - ``goldens``: its golden game records (replayed by the project's tests);
+- ``tutorial``: its interactive tutorial (``/learn/GAME``), a JSON file of steps replayed by the engine
+  (:mod:`spieltafel.core.tutorial`);
 - ``compiled``: the modules ``setup.py`` compiles with mypyc; ``blurb``: one line for the lobby and the
   rules index.
 
@@ -112,6 +114,9 @@ class GameKit:
     goldens: str | None = None
     """A folder of the package with the game's golden records (``scripts/make_golden.py`` writes them; the
     built-in games keep theirs in the project's ``tests/golden``)."""
+    tutorial: str | None = None
+    """A JSON file of the package with the game's interactive tutorial (``spieltafel.core.tutorial``); None:
+    the game has no /learn page."""
     compiled: tuple[str, ...] = ()
     blurb: str = ""
     """One line about the game in English (translated through the catalogs like every page text)."""

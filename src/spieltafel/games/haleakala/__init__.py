@@ -51,6 +51,7 @@ class Haleakala(Game):
 
     kit = GameKit(
         locales="locales",
+        tutorial="tutorial.json",
         package=__name__,
         rules=RulesPage(picture_players=2, picture_moves=60),
         compiled=COMPILED,

@@ -40,6 +40,7 @@ class Iquazu(Game):
 
     kit = GameKit(
         locales="locales",
+        tutorial="tutorial.json",
         package=__name__,
         rules=RulesPage(picture_players=3, picture_moves=40),
         compiled=COMPILED,

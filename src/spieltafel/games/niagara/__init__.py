@@ -88,6 +88,7 @@ class Niagara(Game):
 
     kit = GameKit(
         locales="locales",
+        tutorial="tutorial.json",
         package=__name__,
         rules=RulesPage(picture_players=3, picture_moves=90),
         compiled=COMPILED,

@@ -28,6 +28,7 @@ def install(app: FastAPI) -> None:
         analysis_pages,
         board,
         i18n,
+        learn,
         leaving_pages,
         moderation_page,
         pages,
@@ -47,6 +48,7 @@ def install(app: FastAPI) -> None:
     app.include_router(leaving_pages.router)
     app.include_router(moderation_page.router)
     app.include_router(rules.router)
+    app.include_router(learn.router)
     app.include_router(replay.router)
     app.include_router(analysis_pages.router)
     decorators = getattr(app.state, "state_decorators", None)

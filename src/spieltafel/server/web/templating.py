@@ -64,9 +64,19 @@ def environment(lang: str) -> Environment:
             env.install_gettext_translations(i18n.translations(lang), newstyle=True)  # type: ignore[attr-defined]
             env.globals["lang"] = lang
             env.globals["kit_of"] = kit_of
+            env.globals["learn_url"] = learn_url
             env.globals["game_titles"] = and_list([game.title for game in all_games()], i18n.gettext_for(lang))
             _environments[lang] = env
         return env
+
+
+def learn_url(name: str) -> str | None:
+    """The address of the game's interactive tutorial (``/learn/GAME``), or None when it offers none."""
+    try:
+        game = get_game(name)
+    except UnknownGameError:
+        return None
+    return f"/learn/{game.name}" if kit_of(game).tutorial is not None else None
 
 
 def and_list(items: list[str], gettext: Callable[[str], str]) -> str:
