@@ -35,7 +35,8 @@ function pad(svg) {
   }
 }
 
-// Scroll the frame (not the page) so that it shows as many whole targets as it can, centred.
+// Scroll the frame (not the page) so that it shows as many whole targets as it can, centred; unless it shows
+// half as many already (a move within the turn does not make the board jump).
 function scrollToTargets(frame, svg) {
   const targets = targetsOf(svg);
   const key = targets.map((t) => t.dataset.action || t.dataset.actions).join("|");
@@ -56,6 +57,8 @@ function scrollToTargets(frame, svg) {
     if (found.length > best.length) best = found;
   }
   if (!best.length) best = [spans[0]];
+  const here = within(frame.scrollLeft).length;
+  if (here && here * 2 >= best.length) return;  // half of them in view already: the board does not jump
   const lo = Math.min(...best.map((s) => s[0]));
   const hi = Math.max(...best.map((s) => s[1]));
   frame.scrollLeft = Math.max(0, Math.min((lo + hi) / 2 - view / 2, room));
