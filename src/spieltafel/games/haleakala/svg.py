@@ -27,6 +27,10 @@ RADII = {"b": (236.0, 292.0), "g": (184.0, 236.0), "f": (132.0, 184.0), "m": (80
 TERRAIN_FILL = {"b": "#f3e0a6", "g": "#a9d18e", "f": "#4f9a55", "m": "#b0a89e", "c": "#7b4b3a"}
 PLAYER_FILL = ("#c0392b", "#f4d03f")
 PANEL_Y = 838.0
+MIN_FONT = 9.5
+"""The smallest letters: 11 px or more where the board is drawn 880 px wide (docs/play.md)."""
+DISC_RADII = (250.0, 272.0)
+"""The two rows of number discs on a beach, far enough apart for a finger (docs/play.md)."""
 LINE_H = 62.0
 CARD_FILL = {
     "statue": "#d5dbdb",
@@ -213,7 +217,7 @@ def draw_beach(svg: Svg, view: View, targets: Targets, segment: int, _: Gettext)
         side = -1 if seat == 0 else 1
         values = [int(v) for v, where in info["discs"].items() if where == name]
         for k, value in enumerate(values):
-            x, y = polar(CX, CY, 252 + 18 * (k % 2), angle(segment) + side * (6 + 7 * (k // 2)))
+            x, y = polar(CX, CY, DISC_RADII[k % 2], angle(segment) + side * (6 + 7 * (k // 2)))
             disc_label = _("Disc {value}").format(value=value)
             mine = seat == view.get("seat")
             svg.open(**(targets.attrs(f"disc-{value}", disc_label, "disc") if mine else {}))
@@ -270,7 +274,7 @@ def draw_card(svg: Svg, x: float, y: float, code: str, _: Gettext, w: float = 54
     svg.rect(x, y, w, h, rx=5.0, fill=fill, stroke="#222222", stroke_width=1.5)
     ink = svgkit.ink_on(fill) if fill != "#566573" else "#ffffff"
     svg.text(x + w / 2, y + h * 0.36, CARD_SIGN.get(code, "?"), h * 0.4, fill=ink, font_weight="bold")
-    svg.text(x + w / 2, y + h * 0.78, short_name(code, _), 8.5, fill=ink)
+    svg.text(x + w / 2, y + h * 0.78, short_name(code, _), MIN_FONT, fill=ink)
 
 
 def short_name(code: str, _: Gettext) -> str:
@@ -401,21 +405,35 @@ def draw_market(svg: Svg, view: View, targets: Targets, y: float, _: Gettext) ->
         svg.open(**targets.attrs(f"buy-{code}", label, "item"))
         svg.title(label)
         svg.rect(x, y + 20, 74, 44, rx=5.0, fill="#fcf3cf", stroke="#7d6608", stroke_width=1.5)
-        word = scoring_word(code, _)  # German "Schmetterlinge" ran out of the card at 11 px
-        svg.text(x + 37, y + 34, word, min(11.0, 66 / (0.62 * max(1, len(word)))), fill="#111111", font_weight="bold")
+        word = scoring_word(code, _)  # German "Schmetterlinge" ran out of the card at 11 px: two lines
+        size = min(11.0, 66 / (0.62 * max(1, len(word))))
+        if size >= MIN_FONT:
+            svg.text(x + 37, y + 34, word, size, fill="#111111", font_weight="bold")
+        else:
+            head, tail = split_word(word)
+            svg.text(x + 37, y + 28, head + "-", MIN_FONT, fill="#111111", font_weight="bold")
+            svg.text(x + 37, y + 40, tail, MIN_FONT, fill="#111111", font_weight="bold")
         svg.text(x + 37, y + 52, f"◒ ×{ITEM_PRICE[code]}", 11, fill="#111111")
         svg.close()
     x = 14 + 80 * max(len(items), 1) + 12
     svg.text(x, y + 8, _("decks (palms)"), 12, text_anchor="start", fill="#333333", font_weight="bold")
     for k, size in enumerate(view["deck_sizes"]):
         svgkit.card_back(svg, x + 42 * k, y + 20, 34, 44)
-        svg.text(x + 42 * k + 17, y + 34, "♣" * (k + 1), 9, fill="#ffffff")
+        svg.text(x + 42 * k + 17, y + 34, "♣" * (k + 1), 10, fill="#ffffff")
         svg.text(x + 42 * k + 17, y + 52, size, 13, fill="#ffffff", font_weight="bold")
     x += 134
     svg.text(x, y + 8, _("lava chips"), 12, text_anchor="start", fill="#333333", font_weight="bold")
     for k in range(view["lava_chips_beside_board"]):
         svg.circle(x + 10 + 16 * k, y + 40, 6, fill="#ff5722", stroke="#3e2723", stroke_width=1.5)
     svg.text(x, y + 72, _("round {n}").format(n=view["round"]), 12, text_anchor="start", fill="#333333")
+
+
+def split_word(word: str) -> tuple[str, str]:
+    """A long word in two parts, between two consonants nearest its middle ("Schmet", "terlinge")."""
+    vowels = set("aeiouyäöüAEIOUYÄÖÜ")
+    cuts = [k for k in range(2, len(word) - 1) if word[k - 1] not in vowels and word[k] not in vowels]
+    cut = min(cuts, key=lambda k: abs(2 * k - len(word)), default=(len(word) + 1) // 2)
+    return word[:cut], word[cut:]
 
 
 def scoring_word(code: str, _: Gettext) -> str:

@@ -32,6 +32,8 @@ ROCK_Y = TOP + ROWS * RH + 6
 PANEL_Y = ROCK_Y + 58
 LINE_H = 50
 SLOT_R = 13
+SLOT_PITCH = 32
+"""Between the centres of the two slots in one cell."""
 
 CARD_FILL = {"W": "#f4f1e8", "B": "#2f6fd0", "O": "#f08a24"}
 GEM_FILL = {"red": "#c0392b", "yellow": "#f4d03f", "purple": "#8e44ad", "green": "#1e8449"}
@@ -173,7 +175,9 @@ def draw_rock_face(svg: Svg, view: View, targets: Targets, _: Gettext) -> None:
     for (column, row), slots in cells(view).items():
         x = column_x(column) + 22
         top = TOP + row * RH
-        ys: list[float] = [top + RH / 2] if len(slots) == 1 else [top + RH / 4 + 2, top + 3 * RH / 4 - 2]
+        # two slots of a cell SLOT_PITCH apart: on a touch screen each gets a 44 px hit area (docs/play.md)
+        middle = top + RH / 2
+        ys: list[float] = [middle] if len(slots) == 1 else [middle - SLOT_PITCH / 2, middle + SLOT_PITCH / 2]
         for slot_y, slot in zip(ys, slots, strict=False):
             draw_slot(svg, targets, x, slot_y, slot, _)
     for field, code in enumerate(view["bonus_fields"]):

@@ -21,7 +21,7 @@ from .components import GEM_COLOURS, WEATHER_MAX, WEATHER_MIN
 from .words import action_label, gem_name, seat_name
 
 # -- geometry and colours (data) -----------------------------------------------------------------
-WIDTH = 780
+WIDTH = 830
 RIVER_X, RIVER_W = 20.0, 330.0
 SPACE_H = 64.0
 SHORE_Y = 56.0
@@ -34,6 +34,8 @@ ARM_X = {"L": (RIVER_X, 180.0), "R": (RIVER_X + 330.0, 180.0)}
 CAVE_BOX = {"amethyst": "3", "diamond": "4", "amber": "5", "sapphire": "6", "ruby": "7"}
 PANEL_X = 540.0
 PLAYER_H = 112.0
+PADDLE_PITCH = 34.0
+"""Between paddle cards in a row: 44 px or more on a touch screen (docs/play.md)."""
 
 CANOE_FILL = {"red": "#c0392b", "yellow": "#f4d03f", "green": "#1e8449", "blue": "#2f6fd0", "white": "#fdfefe"}
 GEM_FILL = {"amethyst": "#9b59b6", "diamond": "#e8f6f8", "amber": "#f39c12", "sapphire": "#1f5f99", "ruby": "#e6194b"}
@@ -312,13 +314,13 @@ def draw_paddles(
     k = 0
     for card in hand:
         svg.open(**targets.attrs(f"card-{card}", action_label(f"play {card}", _), "paddle"))
-        draw_paddle(svg, x + 27 * k, y, card)
+        draw_paddle(svg, x + PADDLE_PITCH * k, y, card)
         svg.close()
         k += 1
     for _back in range(0 if mine else backs):
-        svgkit.card_back(svg, x + 27 * k, y, 24, 34)
+        svgkit.card_back(svg, x + PADDLE_PITCH * k, y, 24, 34)
         k += 1
-    cx = x + 27 * k + 14
+    cx = x + PADDLE_PITCH * k + 14
     if info["card"] is not None:
         draw_paddle(svg, cx, y - 6, info["card"])
         note(svg, y, _("played"))

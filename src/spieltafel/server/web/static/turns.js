@@ -20,6 +20,8 @@ function showCount(count) {
       slot.appendChild(link);
     }
     link.textContent = countText(count);
+    link.setAttribute("aria-label", link.textContent);  // on a phone only the number shows (site.css)
+    link.dataset.count = String(count);
   } else if (link) {
     link.remove();
   }
