@@ -8,10 +8,10 @@ not code::
                 "highlight": ["draw"], "hint": "…", "wrong": {"place": "…"}}, …]}
 
 - ``players``, ``seed``, ``options``: the game the engine sets up; ``seat``: the learner's seat.
-- A step's position is the previous step's position, then the previous step's expected move, then this step's
+- A step's position is the previous step's position, then the previous step's expected move(s), then this step's
   ``before`` moves (other seats' turns or moves that only lead to the position), each in the game's stable
   notation and applied by the engine (``"2:notation"`` names the seat; without it the one seat to act).
-  So a rules change that breaks a tutorial fails its test (``tests/core/test_tutorial.py``).
+  So a rules change that breaks a tutorial fails its test (``tests/conformance/test_tutorials.py``).
 - ``text``: the explanation in the rulebook's terms (an English msgid, translated in the game's catalogs);
   ``expect``: the learner's move (notation), or a list of moves made one after the other (a canoe's steps), or
   null for a step that is only read ("Next"); ``highlight``: the moves whose board targets are highlighted
