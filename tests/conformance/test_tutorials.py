@@ -112,3 +112,17 @@ def test_a_broken_tutorial_fails_clearly() -> None:
         parse("iquazu", {"players": 2, "steps": [{"text": "x", "expect": "draw"}]})
     with pytest.raises(TutorialError, match="'steps'"):
         parse("iquazu", {"players": 2, "steps": []})
+
+
+def test_a_position_is_replayed_once_and_handed_out_as_a_copy() -> None:
+    """Each request asks for a step's position: the engine replays it once; a learner's move on the copy
+    handed out does not change the next one."""
+    tutorial = load(get_game("iquazu"))
+    assert tutorial is not None
+    first = tutorial.position(1)
+    seat = tutorial.seat
+    before = first.view(seat)
+    first.apply(seat, first.legal_actions(seat)[0])
+    assert tutorial.position(1).view(seat) == before
+    assert tutorial.position(1) is not tutorial.position(1)
+    assert (1, 0) in tutorial.replayed

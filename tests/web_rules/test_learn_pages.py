@@ -71,6 +71,9 @@ def test_unknown_games_and_steps(client: TestClient) -> None:
     assert page(client, "/learn/chess").status_code == 404
     assert client.get("/learn/chess/step?n=0").status_code == 404
     assert "Diese Einführung hat die Schritte 1 bis" in page(client, "/learn/iquazu?step=0", "de").text
+    last_step = len(load(get_game("iquazu")).steps) - 1  # type: ignore[union-attr]
+    refused = client.get(f"/learn/iquazu/step?n={last_step + 1}", headers={"Accept-Language": "en"}).json()["error"]
+    assert refused == f"“n” is the number of a step of this tutorial, counted from 0: 0 to {last_step}."
     last = len(load(get_game("iquazu")).steps)  # type: ignore[union-attr]
     assert client.get(f"/learn/iquazu/step?n={last - 1}&move=next").json() == {"right": True, "done": True}
 
@@ -89,3 +92,4 @@ def test_the_first_game_against_easy_bots(client: TestClient) -> None:
     table = client.get(f"/api/tables/{table_id}").json()
     assert table["game"] == "haleakala" and table["players"] == 2 and table["status"] == "playing"
     assert table["seats"][1]["bot"] == "easy"
+    assert table["rated"] is False  # a first game changes no rating (and hints are allowed in it)

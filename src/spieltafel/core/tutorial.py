@@ -83,6 +83,10 @@ class Tutorial:
     seat: int
     options: Mapping[str, str] = field(default_factory=dict)
     steps: tuple[Step, ...] = ()
+    replayed: dict[tuple[int, int], tuple[State, tuple[Event, ...]]] = field(
+        default_factory=dict, compare=False, repr=False)
+    """Positions already replayed, by (step, moves made): a tutorial is fixed data, so each position is replayed
+    once per process and handed out as a clone (a page asks for the same steps again and again)."""
 
     def messages(self) -> list[str]:
         """Every text of the tutorial (msgids of the game's catalogs), in order, each once."""
@@ -103,11 +107,23 @@ class Tutorial:
         """The position of step ``number`` after the learner's first ``made`` moves of it, replayed by the engine
         from the set-up; ``events`` (a list) receives what happened since the learner's previous move (the
         previous step's last expected move, this step's ``before`` moves, this step's moves made)."""
-        from .registry import get_game
-
         step = self.step(number)
         if not 0 <= made <= max(0, len(step.expect) - 1):
             raise TutorialError(f"step {number} has {len(step.expect)} moves; {made} cannot have been made")
+        known = self.replayed.get((number, made))
+        if known is None:
+            happened: list[Event] = []
+            known = (self.replay(number, made, happened), tuple(happened))
+            self.replayed[(number, made)] = known
+        if events is not None:
+            events.extend(known[1])
+        return known[0].clone()
+
+    def replay(self, number: int, made: int, events: list[Event]) -> State:
+        """:meth:`position`, replayed from the set-up by the engine."""
+        from .registry import get_game
+
+        step = self.steps[number]
         state = get_game(self.game).new_state(self.players, self.seed, dict(self.options))
         moves: list[tuple[str, str]] = []
         for index, earlier in enumerate(self.steps[:number]):

@@ -7,7 +7,8 @@ move (an action index); the answer is the next step or the hint, in the reader's
 game's own board (the same presenter as the table page), drawn from the learner's seat's view.
 
 The last step offers "Play your first game against an easy bot": ``POST /learn/{game}/play`` creates a table
-for the signed-in person with easy bots in the other seats (the game's smallest player count) and opens it;
+for the signed-in person with easy bots in the other seats (the game's smallest player count; a casual game, so
+that a first game changes no rating) and opens it;
 ``GET /learn/{game}/play`` asks a guest to sign in first and comes back to that button.
 """
 
@@ -151,7 +152,8 @@ async def learn_step(request: Request, name: str) -> Response:
     try:
         number = parse_int(params.get("n", ""), "n", 0, len(tutorial.steps) - 1)
     except BadNumber:
-        return _refusal(_bad_step(tutorial, gettext))
+        text = gettext("“n” is the number of a step of this tutorial, counted from 0: 0 to %(high)d.")
+        return _refusal(text % {"high": len(tutorial.steps) - 1})
     step = tutorial.step(number)
     try:
         made = parse_int(params.get("made", "0"), "made", 0, max(0, len(step.expect) - 1))
@@ -204,8 +206,9 @@ async def learn_play(request: Request, name: str) -> Response:
     seats = [{"kind": "me"}] + [{"kind": "bot", "bot": FIRST_GAME_BOT}] * (game.min_players - 1)
     try:
         await rate_limits(request).hit("tables", str(me.id), "new tables")
-        table_id = await services_of(request).tables.create(me, game.name, game.min_players, {}, seats)
+        table_id = await services_of(request).tables.create(me, game.name, game.min_players, {}, seats, rated=False)
     except ServiceError as refusal:
         heading = gettext("The table could not be created")
-        return render(request, "message.html", {"heading": heading, "text": error_text(refusal, gettext)}, 422)
+        return render(request, "message.html", {"heading": heading, "text": error_text(refusal, gettext)},
+                      refusal.status)
     return RedirectResponse(f"/tables/{table_id}", status_code=303)
