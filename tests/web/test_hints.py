@@ -5,27 +5,14 @@ Hint button and the API refuses."""
 
 from __future__ import annotations
 
-import json
 import random
-import time
-import urllib.error
-import urllib.request
 from pathlib import Path
 from typing import Any
 
 from .harness import Server, create_table, new_person, shoot, sign_up, wait_for, wait_live
+from .test_browser import _api, _play_through_api
 
 PASSWORD = "correct-horse-7"
-
-
-def _api(server: Server, method: str, path: str, body: Any = None, token: str | None = None) -> Any:
-    data = json.dumps(body).encode() if body is not None else None
-    request = urllib.request.Request(server.url + path, data=data, method=method)
-    request.add_header("Content-Type", "application/json")
-    if token:
-        request.add_header("Authorization", f"Bearer {token}")
-    with urllib.request.urlopen(request, timeout=30) as response:
-        return json.loads(response.read() or b"null")
 
 
 def _token(page: Any) -> str:
@@ -35,23 +22,6 @@ def _token(page: Any) -> str:
     )
     token: str = made["token"]
     return token
-
-
-def _finish_through_api(server: Server, table: int, token: str, rng: random.Random) -> None:
-    for _ in range(20_000):
-        state = _api(server, "GET", f"/api/tables/{table}/state", token=token)
-        if state["result"]:
-            return
-        if state["legal"]:
-            action = rng.choice(state["legal"])["action"]
-            try:
-                _api(server, "POST", f"/api/tables/{table}/moves", {"seq": state["seq"], "action": action}, token)
-            except urllib.error.HTTPError as error:
-                if error.code != 409:
-                    raise
-        else:
-            time.sleep(0.02)
-    raise AssertionError("the game did not end")
 
 
 def test_a_hint_in_a_casual_game_against_a_bot(server: Server, browser: Any, shots: Path) -> None:
@@ -86,7 +56,7 @@ def test_a_hint_in_a_casual_game_against_a_bot(server: Server, browser: Any, sho
     eve.wait_for_function("() => document.querySelector('[data-hints=\"0\"]').textContent.endsWith('2')",
                           timeout=30_000)
     # the rest of the game through the API; the page turns into the game-over page with the count
-    _finish_through_api(server, table, _token(eve), random.Random(8))
+    _play_through_api(server, table, _token(eve), random.Random(8), lambda state: False)
     wait_for(lambda: eve.locator("#h-result").count(), timeout=60)
     assert eve.locator(".result-table td.hints[data-hints='0']").inner_text() == "2"
     assert eve.locator("#table-rated .badge.casual").count() == 1

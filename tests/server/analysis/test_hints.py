@@ -210,6 +210,12 @@ async def test_a_rated_game_against_bots_allows_hints(site: tuple[FastAPI, httpx
     answer = await http.post(f"/api/tables/{table_id}/hint", json={"seq": state["seq"]}, headers=ann.headers)
     assert answer.status_code == 200, answer.text
     assert answer.json()["seat"] == 1 and answer.json()["hints"] == 1
+    table = (await http.get(f"/api/tables/{table_id}")).json()
+    assert table["rated"] is True and table["hints_allowed"] is True
+    # the page's line of words in the reader's language (the browser fills in the move and the chances)
+    for lang, words in (("en", "Best: %(move)s"), ("de", "Am besten: %(move)s"), ("nl", "Beste zet: %(move)s")):
+        page = await http.get(f"/tables/{table_id}", headers={"Accept-Language": lang})
+        assert words in page.text, lang
 
 
 async def test_hints_are_refused_with_words(site: tuple[FastAPI, httpx.AsyncClient]) -> None:
