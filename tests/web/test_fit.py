@@ -176,6 +176,8 @@ def test_every_board_fits_without_sideways_scrolling(
             if lang == "en" and where in ("portrait", "desktop") and name in SHOTS:
                 kind = "phone" if where == "portrait" else "desktop"
                 page.screenshot(path=str(shots / f"{SHOTS[name]}-{kind}.png"), full_page=kind == "phone")
+                # a full-page picture resizes the viewport for a moment: boardfit.js sizes the hit areas anew
+                page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
             found = page.evaluate(MEASURE)
             label = f"{lang} {where} {name} ({path})"
             if found["scrollWidth"] > found["innerWidth"]:

@@ -288,7 +288,8 @@ ALLOWED_SAME = {
 }
 ALLOWED_SAME_IN = {
     "de": {"Lobby", "Name", "Bot (zufällig)", "Bot (leicht)"},
-    "nl": {"Lobby", "Rating", "variant", "Variant", "min", "water", "expert", "bot: expert", "bonus", "hut", "segment"},
+    "nl": {"Lobby", "Rating", "variant", "Variant", "min", "water", "expert", "bot: expert", "bonus", "hut", "segment",
+           "Menu"},
 }
 
 
