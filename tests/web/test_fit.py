@@ -254,3 +254,47 @@ def test_the_phone_header_is_one_line_with_a_menu(site: Site, browser: Any, shot
         page.screenshot(path=str(shots / "lobby-desktop.png"))
     finally:
         page.context.close()
+
+
+SVG_WIDTH = "() => document.querySelector('.board svg').getBoundingClientRect().width"
+FRAME_WIDTH = "() => document.querySelector('.board').clientWidth"
+
+
+def test_a_phone_shows_the_whole_board_and_a_tap_zooms_into_it(site: Site, browser: Any, shots: Path) -> None:
+    """The board scales to the phone's width when the player asks for the whole board (remembered); a tap on the
+    whole board zooms into the place tapped and plays nothing; a finished game opens whole."""
+    server = site.server
+    token = _token(server, NAME, PASSWORD)
+    table = site.running[("iquazu", 2)]
+    page = _open(browser, site, "de", PORTRAIT, True)
+    try:
+        _show(page, server, f"/tables/{table}", True)
+        button = page.locator(".board-view")
+        assert button.is_visible() and button.inner_text() == "Ganzes Spielbrett"
+        assert page.evaluate(SVG_WIDTH) > page.evaluate(FRAME_WIDTH) + 1  # the playable size, scrolling in its frame
+        seq = _api(server, "GET", f"/api/tables/{table}", None, token)["seq"]
+        button.click()
+        assert page.evaluate(SVG_WIDTH) <= page.evaluate(FRAME_WIDTH) + 1
+        assert button.inner_text() == "Vergrößern" and button.get_attribute("aria-pressed") == "false"
+        page.screenshot(path=str(shots / "iquazu-whole-phone.png"))
+        target = page.locator("#board [data-action], #board [data-actions]").last
+        box = target.bounding_box()
+        page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        page.wait_for_timeout(200)
+        assert page.evaluate(SVG_WIDTH) > page.evaluate(FRAME_WIDTH) + 1  # zoomed in
+        frame = page.locator("#board").bounding_box()
+        zoomed = target.bounding_box()
+        middle = zoomed["x"] + zoomed["width"] / 2
+        assert frame["x"] <= middle <= frame["x"] + frame["width"], "the tapped place is in view"
+        assert _api(server, "GET", f"/api/tables/{table}", None, token)["seq"] == seq, "the tap played nothing"
+        assert page.locator("#chooser").is_hidden() and page.locator("#confirm-bar").is_hidden()
+        button.click()  # the whole board again, remembered
+        page.reload()
+        _show(page, server, f"/tables/{table}", True)
+        assert page.evaluate(SVG_WIDTH) <= page.evaluate(FRAME_WIDTH) + 1
+        over = site.over[("haleakala", 2)]
+        _show(page, server, f"/tables/{over}", False)
+        assert page.evaluate(SVG_WIDTH) <= page.evaluate(FRAME_WIDTH) + 1  # a finished game opens whole
+        page.screenshot(path=str(shots / "finished-haleakala-whole-phone.png"), full_page=True)
+    finally:
+        page.context.close()

@@ -3,9 +3,16 @@
 // at least 44 × 44 CSS px around its drawing, sized anew when the board is drawn or its scale changes. A board
 // wider than its frame (a phone: site.css gives it a playable size) scrolls inside the frame, never the page;
 // when new targets arrive the frame scrolls to show as many of them as it can.
+//
+// On a phone the player also chooses between two views of a board (a button above it, remembered): "whole
+// board", scaled to the column's width, and "zoom in", the playable size. A tap on a whole board zooms into the
+// place tapped (and plays nothing); keys are not affected. A table where the player moves opens zoomed in
+// unless the player chose the whole board; a finished game, a replay or a history opens whole.
 const MIN_PX = 44;
 const SVG_NS = "http://www.w3.org/2000/svg";
+const VIEW_KEY = "spieltafel.board-view";
 const coarse = window.matchMedia("(pointer: coarse)");
+const small = window.matchMedia("(pointer: coarse), (max-width: 640px)");  // site.css's playable sizes apply
 const shown = new WeakMap();  // frame → the targets it last scrolled to
 
 function targetsOf(svg) {
@@ -15,6 +22,8 @@ function targetsOf(svg) {
 function pad(svg) {
   for (const old of svg.querySelectorAll("rect.hit")) old.remove();
   if (!coarse.matches) return;
+  const frame = svg.closest(".board");
+  if (frame && frame.classList.contains("whole") && zoomWidth(frame) > frame.clientWidth + 1) return;  // tapped to zoom in first
   const matrix = svg.getScreenCTM();
   const scale = matrix ? Math.hypot(matrix.a, matrix.b) : 0;
   if (!scale) return;
@@ -75,8 +84,76 @@ function fit(frame) {
   const svg = frame.querySelector("svg");
   if (!svg) return;
   pad(svg);
-  scrollToTargets(frame, svg);
+  if (!frame.classList.contains("whole")) scrollToTargets(frame, svg);
   focusable(frame, svg);
+  label(frame);
+}
+
+// The playable width of the frame's board (site.css's --zoom-width), 0 where none applies.
+function zoomWidth(frame) {
+  const svg = frame.querySelector("svg");
+  return svg && small.matches ? parseFloat(getComputedStyle(svg).getPropertyValue("--zoom-width")) || 0 : 0;
+}
+
+function label(frame) {
+  const button = frame.zoomButton;
+  if (!button) return;
+  const whole = frame.classList.contains("whole");
+  button.hidden = !(zoomWidth(frame) > frame.clientWidth + 1);
+  button.textContent = whole ? document.body.dataset.zoomIn : document.body.dataset.wholeBoard;
+  button.setAttribute("aria-pressed", whole ? "false" : "true");
+}
+
+function setWhole(frame, whole, remember) {
+  frame.classList.toggle("whole", whole);
+  if (remember) {
+    try { window.localStorage.setItem(VIEW_KEY, whole ? "whole" : "zoom"); } catch (_) { /* private mode */ }
+  }
+  const svg = frame.querySelector("svg");
+  if (svg) pad(svg);
+  label(frame);
+}
+
+function chosenView(frame) {
+  let stored = null;
+  try { stored = window.localStorage.getItem(VIEW_KEY); } catch (_) { /* private mode */ }
+  if (frame.dataset.view !== "play") return "whole";
+  return stored === "whole" ? "whole" : "zoom";
+}
+
+// A tap (not a key) on a whole board zooms into the place tapped instead of playing there.
+function zoomOnTap(frame, event) {
+  if (!frame.classList.contains("whole") || event.detail === 0) return;
+  const width = zoomWidth(frame);
+  if (!(width > frame.clientWidth + 1)) return;
+  event.preventDefault();
+  event.stopPropagation();
+  const box = frame.getBoundingClientRect();
+  const fx = (event.clientX - box.left) / box.width;
+  const fy = (event.clientY - box.top) / box.height;
+  setWhole(frame, false, true);
+  const after = frame.getBoundingClientRect();
+  frame.scrollLeft = Math.max(0, fx * frame.scrollWidth - frame.clientWidth / 2);
+  window.scrollBy(0, after.top + fy * after.height - window.innerHeight / 2);
+}
+
+function addViewButton(frame) {
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = "board-view";
+  button.hidden = true;
+  frame.zoomButton = button;
+  frame.before(button);
+  button.addEventListener("click", () => {
+    setWhole(frame, !frame.classList.contains("whole"), true);
+    if (!frame.classList.contains("whole")) {
+      shown.delete(frame);
+      const svg = frame.querySelector("svg");
+      if (svg) scrollToTargets(frame, svg);
+    }
+  });
+  frame.addEventListener("click", (event) => zoomOnTap(frame, event), true);
+  setWhole(frame, chosenView(frame) === "whole", false);
 }
 
 function start() {
@@ -87,6 +164,7 @@ function start() {
   });
   for (const frame of frames) {
     observer.observe(frame, { childList: true });
+    addViewButton(frame);
     fit(frame);
   }
   let pending = 0;
@@ -95,6 +173,7 @@ function start() {
     pending = window.requestAnimationFrame(() => frames.forEach((frame) => {
       const svg = frame.querySelector("svg");
       if (svg) { pad(svg); focusable(frame, svg); }
+      label(frame);
     }));
   };
   window.addEventListener("resize", again);
