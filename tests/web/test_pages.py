@@ -287,9 +287,11 @@ ALLOWED_SAME = {
     "Your turn – Spieltafel",
 }
 ALLOWED_SAME_IN = {
-    "de": {"Lobby", "Name", "Bot (zufällig)", "Bot (leicht)"},
-    "nl": {"Lobby", "Rating", "variant", "Variant", "min", "water", "expert", "bot: expert", "bonus", "hut", "segment",
-           "Menu"},
+    "de": {"Lobby", "Name", "Bot (zufällig)", "Bot (leicht)", "Chat"},
+    "nl": {
+        "Lobby", "Rating", "Chat", "variant", "Variant", "min", "water", "expert", "bot: expert", "bonus", "hut",
+        "segment", "Menu",
+    },
 }
 
 

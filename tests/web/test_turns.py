@@ -75,7 +75,7 @@ def test_the_title_and_the_header_count_the_games_waiting_for_you(
     wait_live(vera)
     vera.wait_for_function("() => document.title.startsWith('▶ ')")
     assert "(2) " in vera.title(), vera.title()  # the count stays in the table's title
-    _api(server, "POST", f"/api/tables/{tables[1]}/leave", None, token)
+    _api(server, "POST", f"/api/tables/{tables[1]}/leave", {"confirm": True}, token)
     vera.goto(f"{server.url}/")
     assert vera.title().startswith("(1) "), vera.title()
     assert vera.locator(".your-turn-count").inner_text() == "1 game waits for you"
@@ -86,7 +86,7 @@ def test_the_title_and_the_header_count_the_games_waiting_for_you(
     vera.wait_for_function("() => document.title.startsWith('(2) ')")
     assert vera.locator(".your-turn-count").inner_text() == "2 games wait for you"
     for table in (tables[0], *_waiting_ids(server, token, exclude=tables[0])):
-        _api(server, "POST", f"/api/tables/{table}/leave", None, token)
+        _api(server, "POST", f"/api/tables/{table}/leave", {"confirm": True}, token)
     vera.evaluate("() => document.dispatchEvent(new Event('visibilitychange'))")
     vera.wait_for_function("() => !document.title.startsWith('(')")
     assert vera.locator(".your-turn-count").count() == 0

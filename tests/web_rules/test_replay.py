@@ -215,7 +215,7 @@ def test_seats_are_named_by_colour_and_bot_levels_in_the_pages_language(client: 
     assert "Gelb – Bot (zufällig)" in german and "Rot – cara" in german
     for html in (english, german):
         assert "(random)" not in html.replace("Bot (random)", "") and "Seat 2 (" not in html
-    assert client.post(f"/api/tables/{running}/leave", headers=cara.headers).status_code == 204
+    assert client.post(f"/api/tables/{running}/leave", json={"confirm": True}, headers=cara.headers).status_code == 204
     while client.get(f"/api/tables/{running}").json()["status"] != "over" and time.monotonic() < deadline:
         time.sleep(0.05)
     dutch = html_lib.unescape(page(client, f"/tables/{running}/replay", "nl").text)

@@ -40,9 +40,16 @@ def serve(
     ] = None,
     workers: Annotated[int, typer.Option(min=1, max=64, help="server processes on the one port")] = 1,
     log_level: Annotated[str, typer.Option(help="uvicorn log level")] = "warning",
+    open_table_expiry: Annotated[int | None, typer.Option(
+        help="minutes an open turn-based table waits without activity before it closes, 0: never [default: 1440]"
+    )] = None,
+    open_live_table_expiry: Annotated[int | None, typer.Option(
+        help="the same for open live tables [default: 30]"
+    )] = None,
 ) -> None:
     """Start the online server: accounts, tables, live games and bots (API in docs/protocol.md)."""
-    settings = _settings(data, database_url, redis_url, bot_workers).model_copy(update={"tune_collector": True})
+    expiry = {"open_table_expiry_minutes": open_table_expiry, "open_live_table_expiry_minutes": open_live_table_expiry}
+    settings = _settings(data, database_url, redis_url, bot_workers, expiry).model_copy(update={"tune_collector": True})
     if workers > 1 and not settings.redis_url:
         raise typer.BadParameter("several server processes need Redis: give --redis-url", param_hint="--workers")
     listener = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
@@ -103,23 +110,26 @@ async def _work(settings: Settings) -> None:
 
 
 def worker_chores(site: Site) -> list[Chore]:
-    """What a worker runs every few seconds besides queueing jobs for waiting bots: the deadline sweep
-    and the 'your turn' e-mails, as every server process does (unless ``sweep_seconds`` is 0). Both
-    claim each deadline or e-mail with a compare-and-set in the database, so any number of workers and
-    server processes may run them at once; a site whose server processes are down or restarting still
-    handles its deadlines and e-mails."""
+    """What a worker runs every few seconds besides queueing jobs for waiting bots: the deadline sweep,
+    the expiry of abandoned open tables and the 'your turn' e-mails, as every server process does (unless
+    ``sweep_seconds`` is 0). Each claims every deadline, table or e-mail with a compare-and-set in the
+    database, so any number of workers and server processes may run them at once; a site whose server
+    processes are down or restarting still handles its deadlines, open tables and e-mails."""
     from spieltafel.server.social.notify import Notifier
 
     if not site.settings.sweep_seconds:
         return []
     notifier = Notifier(site.db, site.settings, site.tables.now_ms)
-    return [site.tables.sweep, notifier.notify]
+    return [site.tables.sweep, site.tables.expire_open, notifier.notify]
 
 
-def _settings(data: Path | None, database_url: str | None, redis_url: str | None, bot_workers: int | None) -> Settings:
+def _settings(
+    data: Path | None, database_url: str | None, redis_url: str | None, bot_workers: int | None,
+    more: dict[str, Any] | None = None,
+) -> Settings:
     given: dict[str, Any] = {}
     for name, value in (("data_dir", data), ("database_url", database_url), ("redis_url", redis_url),
-                        ("bot_workers", bot_workers)):
+                        ("bot_workers", bot_workers), *(more or {}).items()):
         if value is not None:
             given[name] = value
     try:

@@ -39,6 +39,7 @@ from spieltafel.server.social.chat import ChatService
 from spieltafel.server.social.moderation import ModerationService
 from spieltafel.server.social.notify import Notifier
 from spieltafel.server.social.ratings import RatingService
+from spieltafel.server.tables.expiry import ExpiryTimes
 from spieltafel.server.tables.quickplay import QuickPlay
 from spieltafel.server.tables.service import TableService
 
@@ -95,7 +96,8 @@ async def open_site(
     await hub.start()
     await jobs.start()
     bots = BotPool(settings.bot_workers) if settings.bot_workers else None
-    tables = TableService(db, hub, bots, settings.recent_events, jobs, now_ms=now_ms)
+    expiry = ExpiryTimes(settings.open_table_expiry_minutes, settings.open_live_table_expiry_minutes)
+    tables = TableService(db, hub, bots, settings.recent_events, jobs, now_ms=now_ms, expiry=expiry)
     hub.on_remote = tables.cache.apply_remote  # another process's move, applied to this process's cache
     ratings = RatingService(db)
     tables.finishers.append(ratings.rate_finished)  # a game a worker's bot ends is rated there

@@ -67,6 +67,15 @@ class Settings(BaseSettings):
     sweep_seconds: float = Field(
         default=1.0, ge=0.0, le=3600.0, description="how often this process sweeps missed deadlines (0: never)"
     )
+    open_table_expiry_minutes: int = Field(
+        default=1440, ge=0, le=525_600,
+        description="minutes an open turn-based table (or one without a time limit) waits without a seat taken or "
+        "given up before the sweep closes it (0: never)",
+    )
+    open_live_table_expiry_minutes: int = Field(
+        default=30, ge=0, le=525_600,
+        description="the same for an open table with a live time limit (0: never)",
+    )
     smtp_host: str | None = Field(default=None, description="SMTP server for 'your turn' e-mails; none: no e-mail")
     smtp_port: int = Field(default=587, ge=1, le=65535, description="the SMTP server's port")
     smtp_security: Literal["starttls", "ssl", "none"] = Field(default="starttls", description="how to talk to it")

@@ -139,7 +139,8 @@ async def test_join_leave_and_start(client: httpx.AsyncClient) -> None:
     assert (await client.get("/api/tables?status=open")).json() == []
     listed = (await client.get("/api/tables?mine=true", headers=third.headers)).json()
     assert [t["id"] for t in listed] == [table_id] and listed[0]["to_act"] == [0, 1, 2]
-    late = await client.post(f"/api/tables/{table_id}/leave", headers=third.headers)  # the leaver rule applies
+    leave = f"/api/tables/{table_id}/leave"
+    late = await client.post(leave, json={"confirm": True}, headers=third.headers)  # the leaver rule applies
     assert late.status_code == 204
     seat = (await client.get(f"/api/tables/{table_id}")).json()["seats"][2]
     assert (seat["gone"], seat["kind"], seat["bot"], seat["name"]) == ("left", "bot", "medium", third.name)

@@ -26,6 +26,8 @@ from ..conftest import settings_for
 from ..helpers import Seen, by_player, person, play_http, rated, rated_async
 from ..sync_client import table, token
 
+CONFIRM = {"confirm": True}  # leaving a running game is for good: the API asks for it
+
 
 @pytest.fixture
 def http(tmp_path: Path) -> Iterator[TestClient]:
@@ -162,12 +164,12 @@ async def test_a_player_who_is_out_is_rated_last_and_the_stand_in_is_not_rated(c
                                                         {"kind": "bot", "bot": "random"}], **rule}
     first = (await client.post("/api/tables", json=body, headers=alice.headers)).json()["id"]
     assert (await client.post(f"/api/tables/{first}/join", headers=bob.headers)).status_code == 200
-    assert (await client.post(f"/api/tables/{first}/leave", headers=bob.headers)).status_code == 204
+    assert (await client.post(f"/api/tables/{first}/leave", json=CONFIRM, headers=bob.headers)).status_code == 204
     # game 2: carol and bob; carol leaves (bob first even if carol's stand-in scores more)
     body = {"game": "iquazu", "players": 2, "seats": [{"kind": "me"}, {"kind": "open"}], **rule}
     second = (await client.post("/api/tables", json=body, headers=carol.headers)).json()["id"]
     assert (await client.post(f"/api/tables/{second}/join", headers=bob.headers)).status_code == 200
-    assert (await client.post(f"/api/tables/{second}/leave", headers=carol.headers)).status_code == 204
+    assert (await client.post(f"/api/tables/{second}/leave", json=CONFIRM, headers=carol.headers)).status_code == 204
     finals = []
     for table_id, people, seed in ((first, [alice], 1), (second, [bob], 2)):
         finals.append(await play_http(client, table_id, people, Seen(), random.Random(seed),
@@ -233,7 +235,7 @@ async def test_a_leavers_profile_does_not_list_the_bot_that_took_the_seat(client
     await play_http(client, played, [alice], Seen(), random.Random(3), pause=lambda: asyncio.sleep(0.01))
     body["leaver"] = {"rule": "bot", "bot": "greedy"}
     left = (await client.post("/api/tables", json=body, headers=alice.headers)).json()["id"]
-    assert (await client.post(f"/api/tables/{left}/leave", headers=alice.headers)).status_code == 204
+    assert (await client.post(f"/api/tables/{left}/leave", json=CONFIRM, headers=alice.headers)).status_code == 204
     board = await rated_async(client, "iquazu", lambda now: "bot:greedy" in now and now["bot:random"]["games"] == 2)
     assert board["bot:greedy"]["games"] == 1 and board[alice.name]["games"] == 1
     profile = (await client.get(f"/api/players/{alice.name}", headers=alice.headers)).json()

@@ -21,6 +21,8 @@ from ..helpers import Seen, play_http
 
 pytestmark = pytest.mark.anyio
 
+CONFIRM = {"confirm": True}  # leaving a running game is for good: the API asks for it
+
 
 async def test_time_runs_out_and_a_bot_of_the_chosen_level_takes_the_seat(tmp_path: Path, db_url: str | None) -> None:
     clock = FakeClock()
@@ -67,8 +69,9 @@ async def test_a_player_who_leaves_under_the_rule_out_is_ranked_last_and_cannot_
     clock = FakeClock()
     async with server(tmp_path, clock, url=db_url) as (_, http):
         table_id, alice, bob = await two_people(http, leaver={"rule": "out"})
-        assert (await http.post(f"/api/tables/{table_id}/leave", headers=alice.headers)).status_code == 204
-        again = await http.post(f"/api/tables/{table_id}/leave", headers=alice.headers)
+        left = await http.post(f"/api/tables/{table_id}/leave", json=CONFIRM, headers=alice.headers)
+        assert left.status_code == 204
+        again = await http.post(f"/api/tables/{table_id}/leave", json=CONFIRM, headers=alice.headers)
         assert again.status_code == 409
         back = await http.post(f"/api/tables/{table_id}/join", headers=alice.headers)
         assert back.status_code == 409
@@ -86,7 +89,7 @@ async def test_a_leaver_under_the_rule_bot_is_marked_in_the_record(tmp_path: Pat
     clock = FakeClock()
     async with server(tmp_path, clock, url=db_url) as (_, http):
         table_id, alice, bob = await two_people(http, leaver={"rule": "bot", "bot": "greedy"})
-        assert (await http.post(f"/api/tables/{table_id}/leave", headers=bob.headers)).status_code == 204
+        assert (await http.post(f"/api/tables/{table_id}/leave", json=CONFIRM, headers=bob.headers)).status_code == 204
         final = await play_http(http, table_id, [alice], Seen(), random.Random(4), pause=lambda: asyncio.sleep(0.01))
         assert final["result"]["out"] == []
         record = GameRecord.model_validate((await http.get(f"/api/tables/{table_id}/record")).json())
@@ -157,7 +160,8 @@ async def test_a_move_through_one_process_after_leaving_through_another_is_refus
     async with server(tmp_path, clock, url=db_url) as (_, http), server(tmp_path, clock, url=db_url) as (_, elsewhere):
         table_id, alice, _ = await two_people(http, clock={"pace": "live", "minutes": 5})
         current = await state(http, table_id, alice)                 # this process has the table cached
-        assert (await elsewhere.post(f"/api/tables/{table_id}/leave", headers=alice.headers)).status_code == 204
+        left = await elsewhere.post(f"/api/tables/{table_id}/leave", json=CONFIRM, headers=alice.headers)
+        assert left.status_code == 204
         move = {"seq": current["seq"], "action": current["legal"][0]["action"]}
         late = await http.post(f"/api/tables/{table_id}/moves", json=move, headers=alice.headers)
         assert late.status_code == 403 and late.json()["detail"]["code"] == "left", late.text

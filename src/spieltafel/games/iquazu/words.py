@@ -11,7 +11,7 @@ from typing import Any
 
 from spieltafel.games.svgkit import Gettext, identity, player_name
 
-from .components import PLAYER_COLOURS
+from .components import PLAYER_COLOURS, TILE_KINDS
 
 
 def colour_name(letter: str, gettext: Gettext) -> str:
@@ -152,3 +152,39 @@ def event_text(event: Mapping[str, Any], gettext: Gettext = identity) -> str:
     if describe is None:
         return gettext("Something happened: {kind}").format(kind=event.get("kind"))
     return describe(event, gettext)
+
+
+def score_breakdown(view: Mapping[str, Any], gettext: Gettext = identity) -> list[list[str]]:
+    """Each seat's final score as "Einde van het spel" adds it up: the rocks' points ("Punten van de rots",
+    won by majority at every column's scoring, the last two rocks included), the points printed on the
+    bonus tiles kept ("bonuskaartjes" with points), the bonus tiles left unused, and the total.
+
+    The rocks' share is the score less the tiles' points: the final view cannot list it column by column,
+    since an empty gem supply takes gems back from scored columns (FAQ); the log names each rock's awards.
+    Empty unless the game reached its end (the tiles' points count only then)."""
+    _ = gettext
+    if view.get("phase") != "over":
+        return []
+    values = {code: value for code, effect, value in TILE_KINDS if effect == "points"}
+    rows: list[list[str]] = []
+    for info in view.get("player_info", []):
+        tiles: Mapping[str, int] = info.get("tiles") or {}
+        kept = sorted(((values[code], n) for code, n in tiles.items() if code in values and n), reverse=True)
+        tile_points = sum(value * n for value, n in kept)
+        score = int(info.get("score", 0))
+        lines = [_("rocks: {points}").format(points=score - tile_points)]
+        if kept:
+            listed = " + ".join(_("{count} × {points}").format(count=n, points=value) for value, n in kept)
+            lines.append(_("points tiles: {tiles} = {points}").format(tiles=listed, points=tile_points))
+        else:
+            lines.append(_("points tiles: none"))
+        unused = [
+            _("{count} × {tile}").format(count=n, tile=tile_name(code, _))
+            for code, n in tiles.items()
+            if code not in values and n
+        ]
+        if unused:
+            lines.append(_("bonus tiles not used: {tiles}").format(tiles=", ".join(unused)))
+        lines.append(_("total: {points}").format(points=score))
+        rows.append(lines)
+    return rows

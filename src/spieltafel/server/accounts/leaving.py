@@ -137,7 +137,7 @@ class AccountData:
             )).scalars().all())
         for table_id in unended:  # the leaver rule, as for anybody who leaves
             with contextlib.suppress(Conflict, NotFound):  # ended or removed meanwhile
-                await self.tables.leave(account, table_id)
+                await self.tables.leave(account, table_id, confirmed=True)
         async with self.db.write() as session:
             for table in (SessionRow, TokenRow, LinkRow, ChatRow, GuestRow, RatingRow, RatingChangeRow):
                 await session.execute(delete(table).where(table.account_id == account.id))

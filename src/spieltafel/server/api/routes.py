@@ -26,6 +26,7 @@ from spieltafel.server.api.schemas import (
     ErrorOut,
     Health,
     Join,
+    Leave,
     Move,
     NewAccount,
     NewTable,
@@ -195,9 +196,10 @@ async def join_table(table_id: TableNumber, account: Me, request: Request, body:
 
 
 @router.post("/api/tables/{table_id}/leave", status_code=204, responses=_errors(401, 404, 409, 422), tags=["tables"],
-             description="Before the start the seat opens again; during the game the table's leaver rule takes it.")
-async def leave_table(table_id: TableNumber, account: Me, request: Request) -> None:
-    await _services(request).tables.leave(account, table_id)
+             description="Before the start the seat opens again; during the game the table's leaver rule takes it, "
+             'for good: only with the body {"confirm": true} (else 422, code confirm-leave).')
+async def leave_table(table_id: TableNumber, account: Me, request: Request, body: Leave | None = None) -> None:
+    await _services(request).tables.leave(account, table_id, confirmed=bool(body and body.confirm))
 
 
 @router.get("/api/tables/{table_id}", response_model=TableOut, responses=_errors(404, 422), tags=["tables"])

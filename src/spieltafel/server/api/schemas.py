@@ -128,6 +128,14 @@ class Join(Strict):
     seat: StrictInt | None = Field(default=None, ge=0, le=15)
 
 
+class Leave(Strict):
+    confirm: StrictBool = Field(
+        default=False,
+        description="true to leave a running game for good (its leaver rule takes the seat); an open table "
+        "needs no confirmation",
+    )
+
+
 class SeatOut(Strict):
     seat: int
 

@@ -136,6 +136,9 @@ class TableRow(Base):
     """The game is over and its finishers (the ratings) have not run yet (``TableService.finish``)."""
     rated: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
     """A rated game changes its players' ratings; a casual one (False) changes none (migration 0015)."""
+    active_ms: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    """An open table's last activity (made, a seat taken or given up; epoch ms): ``tables.expiry`` closes it
+    after the site's time. None: not stamped yet (the next sweep does it)."""
 
 
 class GuestRow(Base):
@@ -288,6 +291,18 @@ class QuickPlayRow(Base):
     rating: Mapped[float] = mapped_column(Float)
     since_ms: Mapped[int] = mapped_column(BigInteger)
     table_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
+
+
+class ExpiredTableRow(Base):
+    """A lobby notice (``tables.expiry``): the open table ``table_id`` this account sat at expired. Written
+    in the same transaction that removed the table (exactly once); the sweep drops notices after a week."""
+
+    __tablename__ = "expired_tables"
+
+    table_id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True)
+    game: Mapped[str] = mapped_column(String(40))
+    expired_ms: Mapped[int] = mapped_column(BigInteger, index=True)
 
 
 class AnalysisRow(Base):

@@ -160,7 +160,7 @@ class ModerationService:
             return
         for table_id in playing:
             try:
-                await self.tables.leave(banned, table_id)
+                await self.tables.leave(banned, table_id, confirmed=True)
             except Conflict:  # the game ended meanwhile, or the seat was taken already
                 continue
 

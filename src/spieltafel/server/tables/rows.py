@@ -13,7 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from spieltafel.server.accounts.service import DELETED_NAME
 from spieltafel.server.db import AccountRow, MoveRow, SeatRow, TableRow
-from spieltafel.server.db.models import utcnow
+from spieltafel.server.db.models import ExpiredTableRow, utcnow
 from spieltafel.server.tables.clocks import Limits, SeatClock
 from spieltafel.server.tables.live import Seat
 
@@ -233,3 +233,62 @@ async def overdue_seats(session: AsyncSession, now_ms: int) -> list[tuple[int, i
         .order_by(SeatRow.deadline_ms)
     )
     return [(table_id, seat, deadline) for table_id, seat, deadline in rows.all() if deadline is not None]
+
+
+async def touch(session: AsyncSession, table_id: int, now_ms: int) -> None:
+    """Activity at an open table (made, a seat taken or given up): its expiry starts again (``tables.expiry``)."""
+    await session.execute(
+        update(TableRow).where(TableRow.id == table_id, TableRow.status == "open").values(active_ms=now_ms)
+    )
+
+
+async def open_tables_activity(session: AsyncSession) -> list[tuple[int, int | None, str | None]]:
+    """Every open table: its id, its last activity (epoch ms, None if never stamped) and its pace."""
+    found = await session.execute(
+        select(TableRow.id, TableRow.active_ms, TableRow.pace).where(TableRow.status == "open")
+    )
+    return [(row[0], row[1], row[2]) for row in found.all()]
+
+
+async def stamp_activity(session: AsyncSession, table_ids: list[int], now_ms: int) -> None:
+    """A first activity for open tables that have none (made before activity was kept)."""
+    await session.execute(
+        update(TableRow)
+        .where(TableRow.id.in_(table_ids), TableRow.status == "open", TableRow.active_ms.is_(None))
+        .values(active_ms=now_ms)
+    )
+
+
+async def remove_stale_open_table(
+    session: AsyncSession, table_id: int, active_ms: int, now_ms: int
+) -> list[int] | None:
+    """Remove an open table whose last activity is still ``active_ms`` (a compare-and-set: exactly one
+    process does it) with its seats (its chat and guests by cascade), and leave a lobby notice for each
+    account that sat at it; returns those accounts, or None when it changed or went meanwhile."""
+    game = await session.scalar(select(TableRow.game).where(TableRow.id == table_id))
+    seated = [account for account in (await session.execute(
+        select(SeatRow.account_id).where(SeatRow.table_id == table_id, SeatRow.account_id.is_not(None))
+    )).scalars() if account is not None]
+    gone = await session.execute(
+        delete(TableRow).where(TableRow.id == table_id, TableRow.status == "open", TableRow.active_ms == active_ms)
+    )
+    if gone.rowcount != 1:  # type: ignore[attr-defined]
+        return None
+    await session.execute(delete(SeatRow).where(SeatRow.table_id == table_id))
+    for account in seated:
+        session.add(ExpiredTableRow(table_id=table_id, account_id=account, game=game or "", expired_ms=now_ms))
+    return seated
+
+
+async def expired_notices(session: AsyncSession, account_id: int, since_ms: int) -> list[tuple[int, str, int]]:
+    """The account's notices of expired tables since ``since_ms``, newest first: (table id, game, when)."""
+    found = await session.execute(
+        select(ExpiredTableRow.table_id, ExpiredTableRow.game, ExpiredTableRow.expired_ms)
+        .where(ExpiredTableRow.account_id == account_id, ExpiredTableRow.expired_ms >= since_ms)
+        .order_by(ExpiredTableRow.expired_ms.desc(), ExpiredTableRow.table_id.desc())
+    )
+    return [(row[0], row[1], row[2]) for row in found.all()]
+
+
+async def drop_old_notices(session: AsyncSession, before_ms: int) -> None:
+    await session.execute(delete(ExpiredTableRow).where(ExpiredTableRow.expired_ms < before_ms))

@@ -35,6 +35,7 @@ from spieltafel.server.realtime.hub import Hub
 from spieltafel.server.tables import creation, rows
 from spieltafel.server.tables.cache import TableCache
 from spieltafel.server.tables.clocks import Limits
+from spieltafel.server.tables.expiry import Expiry, ExpiryTimes
 from spieltafel.server.tables.invitations import Invitations
 from spieltafel.server.tables.leavers import Leavers
 from spieltafel.server.tables.live import STATUSES, Live
@@ -61,7 +62,7 @@ class TableService:
 
     def __init__(
         self, db: Database, hub: Hub, bots: BotPool | None, recent_events: int = 16, jobs: JobQueue | None = None,
-        now_ms: Callable[[], int] | None = None,
+        now_ms: Callable[[], int] | None = None, expiry: ExpiryTimes | None = None,
     ) -> None:
         self.db = db
         self.hub = hub
@@ -76,6 +77,7 @@ class TableService:
         self.leavers = Leavers(db, self.cache, self.now_ms, self.changed)
         self.invitations = Invitations(db, self.cache, self.announce)
         self.writer = MoveWriter(db, self.cache, self.results, self.now_ms, self.changed)
+        self.expiry = Expiry(db, self.cache, self.now_ms, expiry or ExpiryTimes(), self.hub.publish)
 
     @property
     def finishers(self) -> list[Finisher]:
@@ -107,10 +109,11 @@ class TableService:
         self.closing = True
 
     async def sweep_forever(self, every: float, *also: Callable[[], Awaitable[int]]) -> None:
-        """The leaver sweep and ``finish_due`` (then each of ``also``, e.g. the e-mails) every ``every``
+        """The leaver sweep, ``finish_due`` and the expiry of abandoned open tables (then each of ``also``,
+        e.g. the e-mails) every ``every``
         seconds until cancelled; the server runs this; failures are logged and tried again next time."""
         while not self.closing:
-            for job in (self.leavers.sweep, self.results.finish_due, *also):
+            for job in (self.leavers.sweep, self.results.finish_due, self.expiry.sweep, *also):
                 try:
                     await job()
                 except asyncio.CancelledError:
@@ -141,6 +144,7 @@ class TableService:
             table_id = await rows.insert_table(
                 session, account.id, engine.name, players, resolved, seat_rows, private, limits, rated
             )
+            await rows.touch(session, table_id, self.now_ms())
         await self.announce(table_id)
         return table_id
 
@@ -163,20 +167,29 @@ class TableService:
             async with self.db.write() as session:
                 if not await rows.take_seat(session, table_id, number, account.id, live.timing.first_clock()):
                     raise Conflict("seat-taken", f"seat {number} of table {table_id} was taken a moment ago")
+                await rows.touch(session, table_id, self.now_ms())
                 await rows.start_if_full(session, table_id)
             live = await self.cache.load(table_id, refresh=True)
             await self.leavers.start_clocks(live)
         self.changed(live)
         return number
 
-    async def leave(self, account: Account, table_id: int) -> None:
+    async def leave(self, account: Account, table_id: int, *, confirmed: bool = False) -> None:
         """Give up one's seat: before the start it opens again (a table nobody sits at any more is
-        removed); during the game the table's leaver rule takes the seat, for good."""
+        removed); during the game the table's leaver rule takes the seat, for good, and only when the
+        caller ``confirmed`` it (issue 26: "asks before Leave for good"; the site's own moves, a ban or an
+        account deletion, confirm for the person)."""
         async with self.cache.lock(table_id):
             live = await self.cache.load(table_id, refresh=True)
             number = live.seat_of(account)
             if number is None:
                 raise Conflict("not-seated", f"you do not sit at table {table_id}")
+            if live.status == "playing" and not confirmed:
+                raise Invalid(
+                    "confirm-leave",
+                    f"table {table_id} is playing: leaving is for good (the table's leaver rule takes your seat); "
+                    'send {"confirm": true} to leave',
+                )
             if live.status == "playing":
                 if not await self.leavers.replace(live, number, "left"):
                     raise Conflict("not-seated", f"you no longer play at table {table_id}")
@@ -185,6 +198,7 @@ class TableService:
                 raise Conflict("over", f"table {table_id} is over: there is nothing to leave")
             else:
                 async with self.db.write() as session:
+                    await rows.touch(session, table_id, self.now_ms())
                     await rows.free_seat(session, table_id, number)
                 self.cache.forget(table_id)
                 self.hub.publish(table_id, live.seq)
@@ -289,6 +303,13 @@ class TableService:
 
     async def sweep(self) -> int:
         return await self.leavers.sweep()
+
+    async def expire_open(self) -> int:
+        """Close the abandoned open tables (``tables.expiry``); returns how many this call closed."""
+        return await self.expiry.sweep()
+
+    async def expired_notices(self, account: Account) -> list[dict[str, int | str]]:
+        return await self.expiry.notices(account.id)
 
     async def finish(self, live: Live) -> bool:
         return await self.results.finish(live)

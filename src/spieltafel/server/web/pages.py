@@ -417,7 +417,9 @@ async def lobby(request: Request) -> Response:
     running = table_rows(await tables.listing("playing", None), gettext, me)
     mine: list[dict[str, Any]] = []
     waiting: list[dict[str, Any]] = []
+    expired: list[dict[str, Any]] = []
     if me is not None:
+        expired = [{**n, "title": _game_title(str(n["game"]))} for n in await tables.expired_notices(me)]
         waiting = waiting_rows(await tables.waiting(me), gettext, me, tables.now_ms())
         # each of my games once (issue 26): waiting for me, else among my games; not again among those to watch
         shown = {t["id"] for t in waiting}
@@ -434,7 +436,7 @@ async def lobby(request: Request) -> Response:
         "lobby.html",
         {
             "open_tables": open_tables, "running": running, "mine": mine, "finished": finished, "games": games,
-            "waiting": waiting,
+            "waiting": waiting, "expired": expired,
         },
     )
 
@@ -804,10 +806,19 @@ async def leave_table(request: Request, table_id: TableNumber) -> Response:
     me = account_of(request)
     if me is None:
         return _redirect(f"/signin?next=/tables/{table_id}")
+    tables = _services(request).tables
     try:
-        await _services(request).tables.leave(me, table_id)
+        await tables.leave(me, table_id, confirmed=form_of(request).get("confirm") == "yes")
     except _service_error() as refusal:
         gettext = gettext_of(request)
+        if getattr(refusal, "code", None) == "confirm-leave":  # a running game: ask (again), change nothing
+            table = await tables.get(table_id)
+            context = {
+                "table_id": table_id,
+                "title": _game_title(str(table.get("game"))),
+                "leaver_rule": leaver_text(table.get("leaver") or {}, gettext),
+            }
+            return render(request, "table_leave.html", context)
         return render(
             request,
             "message.html",
