@@ -215,7 +215,7 @@ async def get_state(table_id: TableNumber, account: MaybeMe, request: Request) -
              tags=["play"])
 async def post_move(table_id: TableNumber, body: Move, account: Me, request: Request) -> dict[str, int]:
     await rate_limits(request).hit("moves", str(account.id), "moves")
-    return {"seq": await _services(request).tables.move(account, table_id, body.seq, body.action)}
+    return {"seq": await _services(request).tables.move(account, table_id, body.seq, body.played())}
 
 
 @router.post("/api/tables/{table_id}/undo", response_model=SeqOut, responses=_errors(401, 403, 404, 409, 422, LIMITED),
