@@ -18,7 +18,7 @@ from spieltafel.games import svgkit
 from spieltafel.games.svgkit import Gettext, Legal, Svg, Targets, View, identity
 
 from .components import GEM_COLOURS, WEATHER_MAX, WEATHER_MIN
-from .words import action_label, gem_name, seat_name, space_words
+from .words import action_label, gem_name, gesture_label, seat_name
 
 # -- geometry and colours (data) -----------------------------------------------------------------
 WIDTH = 780
@@ -164,7 +164,7 @@ def draw_destination(svg: Svg, view: View, x: float, y: float, mark: Mark, _: Ge
     letter, space, gestures = mark
     seat = view.get("seat")
     fill = CANOE_FILL[view["player_info"][seat]["colour"]] if isinstance(seat, int) else "#ffffff"
-    name = _("Canoe {canoe} to {space}").format(canoe=letter, space=space_words(space, _))
+    name = gesture_label(f"{letter} to {space}", _)
     attrs: dict[str, object] = {
         "class_": "target destination", "tabindex": "0", "role": "button",
         "data_gestures": " ".join(str(index) for index, _label in gestures),
@@ -173,7 +173,7 @@ def draw_destination(svg: Svg, view: View, x: float, y: float, mark: Mark, _: Ge
     if len(gestures) == 1:
         attrs["aria_label"] = gestures[0][1]
     else:
-        attrs["aria_label"] = _("{name}: {count} choices").format(name=name, count=len(gestures))
+        attrs["aria_label"] = svgkit.choices_label(name, len(gestures), _)
     svg.open(**attrs)
     svg.title(str(attrs["aria_label"]))
     svg.path(

@@ -62,7 +62,10 @@ def gesture_label(notation: str, gettext: Gettext = identity) -> str:
     _ = gettext
     head, *gems = notation.split("; ")
     canoe, _to, space = head.split(" ")
-    text = _("Canoe {canoe} to {space}").format(canoe=canoe, space=space_words(space, _))
+    if space == "shore":
+        text = _("Canoe {canoe} back to the shore").format(canoe=canoe)
+    else:
+        text = _("Canoe {canoe} to {space}").format(canoe=canoe, space=space_words(space, _))
     done = []
     for gem in gems:
         words = gem.split(" ")
