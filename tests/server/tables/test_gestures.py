@@ -105,7 +105,7 @@ async def test_a_list_with_an_illegal_step_is_refused_whole_and_nothing_changes(
 async def test_garbage_lists_are_refused_before_the_table_is_touched(
     client: httpx.AsyncClient, body: dict[str, Any]
 ) -> None:
-    table_id, people, mover = await niagara_table(client)
+    table_id, _people, mover = await niagara_table(client)
     before = await state_of(client, table_id, mover)
     answer = await client.post(f"/api/tables/{table_id}/moves", json=body, headers=mover.headers)
     assert answer.status_code == 422, answer.text
