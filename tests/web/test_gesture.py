@@ -159,12 +159,19 @@ def test_a_destination_with_alternatives_opens_the_chooser_and_u_takes_back_the_
     _wait_seq(dora, seq)
     after = _state(server, table, tokens[0])
     assert [e["kind"] for e in after["events"]][-len(chosen["actions"]):].count("undo") == 0
-    if after["undo"]:  # the turn is still Dora's: each U takes back one step of the gesture (docs/play.md)
+    steps = len(chosen["actions"])
+    if after["undo"] >= steps:  # the turn is still Dora's: one U takes back the whole gesture (docs/play.md)
+        board = dora.locator("#board").inner_html()
         dora.wait_for_selector("#undo-button:not([hidden])")
-        count = after["undo"]
         dora.keyboard.press("u")
-        _wait_seq(dora, seq + 1)
-        assert _state(server, table, tokens[0])["undo"] == count - 1
+        _wait_seq(dora, seq + steps)  # a takeback row per step
+        back = _state(server, table, tokens[0])
+        assert back["undo"] == after["undo"] - steps and back["seq"] == seq + steps
+        assert back["view"] == state["view"] and dora.locator("#board").inner_html() != board
+        undone = True
+    else:
+        undone = False
+    assert undone, "the seeded game should leave the gesture open to a takeback"
     assert not dora.csp_errors
     dora.context.close()
 

@@ -112,9 +112,10 @@ def test_ask_before_each_move_is_remembered_and_escape_cancels(server: Server, b
     cleo, dirk, cleo_token, _, table = _two_at_haleakala(server, "fcleo", "fdirk", browser)
     cleo.wait_for_selector("#turn-banner.mine")
     cleo.check("#confirm-toggle")
+    cleo.wait_for_function("() => document.body.dataset.confirmSaved === 'yes'")  # on the account
     cleo.reload()
     wait_live(cleo)
-    assert cleo.locator("#confirm-toggle").is_checked()  # remembered in this browser
+    assert cleo.locator("#confirm-toggle").is_checked()  # remembered (the account's, test_gesture.py)
     move = _open_move(server, cleo_token, table)
     _play(cleo, move["action"])
     cleo.wait_for_selector("#confirm-bar:not([hidden])")

@@ -121,3 +121,18 @@ async def test_undo_inside_a_list_and_another_seats_list_are_refused(client: htt
     answer = await steps(client, table_id, other, 3, ["a down"])
     assert answer.status_code == 403 and answer.json()["detail"]["code"] == "not-your-turn"
     assert (await state_of(client, table_id, mover))["seq"] == 3
+
+
+async def test_one_undo_takes_back_a_whole_gesture_when_asked_with_its_steps(client: httpx.AsyncClient) -> None:
+    table_id, people, mover = await niagara_table(client)
+    other = next(p for p in people if p is not mover)
+    before = await state_of(client, table_id, other)
+    assert (await steps(client, table_id, mover, 3, ["a down"] * 4)).json() == {"seq": 7}
+    too_many = await client.post(f"/api/tables/{table_id}/undo", json={"seq": 7, "steps": 5}, headers=mover.headers)
+    assert too_many.status_code == 409 and too_many.json()["detail"]["code"] == "no-takeback"
+    assert (await state_of(client, table_id, mover))["seq"] == 7  # nothing was taken back
+    answer = await client.post(f"/api/tables/{table_id}/undo", json={"seq": 7, "steps": 4}, headers=mover.headers)
+    assert answer.json() == {"seq": 11}  # four takebacks, a log row each
+    back = await state_of(client, table_id, other)
+    assert back["view"] == before["view"] and [e["kind"] for e in back["events"][-4:]] == ["undo"] * 4
+    assert (await state_of(client, table_id, mover))["undo"] == 0

@@ -232,6 +232,8 @@ class Move(Strict):
 
 class Undo(Strict):
     seq: StrictInt = Field(ge=0, description="the seq of the state you saw")
+    steps: StrictInt = Field(default=1, ge=1, le=MAX_STEPS,
+                             description="how many of your latest moves to take back (a gesture's steps), all or none")
 
 
 class SeqOut(Strict):

@@ -84,6 +84,8 @@ class UndoMessage(BaseModel):
     model_config = ConfigDict(extra="forbid")
     type: Literal["undo"]
     seq: StrictInt = Field(ge=0)
+    steps: StrictInt = Field(default=1, ge=1, le=MAX_STEPS)
+    """How many of the latest moves (a gesture's steps) to take back, all or none."""
 
 
 class StateRequest(BaseModel):
@@ -253,7 +255,9 @@ class Connection:
                 await self.say(ChatMessage.model_validate(decoded).text)
                 return
             if isinstance(decoded, dict) and decoded.get("type") == "undo":  # a takeback (tables.undo)
-                decoded = {**UndoMessage.model_validate(decoded).model_dump(), "type": "move", "action": "undo"}
+                asked = UndoMessage.model_validate(decoded)
+                steps: dict[str, Any] = {"action": "undo"} if asked.steps == 1 else {"actions": ["undo"] * asked.steps}
+                decoded = {"type": "move", "seq": asked.seq, **steps}
             move = MoveMessage.model_validate(decoded)
         except ValidationError as error:
             await self.send_error("invalid", _describe(error))

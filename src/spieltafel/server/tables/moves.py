@@ -91,8 +91,10 @@ class MoveWriter:
         if seat not in live.state.seats_to_act():
             acting = ", ".join(map(str, live.state.seats_to_act()))
             raise Forbidden("not-your-turn", f"it is not seat {seat}'s turn; seats to act: {acting}")
+        if actions and all(undo.asks_undo(action) for action in actions):
+            return await self.take_back_steps(live, seat, seq, len(actions))
         if any(undo.asks_undo(action) for action in actions):
-            raise Invalid("illegal-steps", "a list of actions cannot take back moves: send undo on its own")
+            raise Invalid("illegal-steps", "a list of actions cannot mix moves and takebacks: send undo on its own")
         started = time.perf_counter()
         after = live.state.clone()
         before = live.state.clone()  # each step's notation is read in the position it was played from
@@ -139,6 +141,17 @@ class MoveWriter:
         self.cache.note_events(live, live.seq, events)
         self.changed(live, None)
         return live.seq
+
+    async def take_back_steps(self, live: Live, seat: int, seq: int, count: int) -> int:
+        """Take back ``seat``'s latest ``count`` moves (a gesture's steps: one ``U`` at the table page), when
+        the window allows all of them (else nothing: 409 ``no-takeback``); a log row each."""
+        undo.check_person(live.seats[seat].bot)
+        allowed = live.takebacks.allowed(seat)
+        if count > allowed:
+            raise undo.refused(TakebackError(f"{count} moves asked to take back, {allowed} may be now"))
+        for _ in range(count):
+            seq = await self.take_back(live, seat, seq)
+        return seq
 
     async def _append(
         self, live: Live, seat: int, action: int, notation: str, after: State,

@@ -285,7 +285,9 @@ class TablePage {
     this.busy = true;
     document.body.classList.add("busy");
     this.setConnection(this.texts.sending);
-    this.socket.send(JSON.stringify({ type: "undo", seq: this.seq }));
+    // Right after this page's gesture, one U takes back all its steps (as far as the turn allows).
+    const gesture = this.gestureUndo && this.gestureUndo.seq === this.seq ? this.gestureUndo.steps : 1;
+    this.socket.send(JSON.stringify({ type: "undo", seq: this.seq, steps: Math.max(1, Math.min(gesture, this.undoCount)) }));
   }
 
   setUndo(count) {
@@ -345,6 +347,7 @@ class TablePage {
     this.busy = true;
     document.body.classList.add("busy");
     this.setConnection(this.texts.sending);
+    this.sentGesture = move.actions ? { from: this.seq, steps: move.actions.length } : null;
     this.socket.send(JSON.stringify({ type: "move", seq: this.seq, ...move }));
   }
 
@@ -426,6 +429,9 @@ class TablePage {
 
   update(state) {
     const newSeq = state.seq !== this.seq;
+    const sent = this.sentGesture;
+    if (newSeq) this.gestureUndo = sent && state.seq === sent.from + sent.steps ? { seq: state.seq, steps: sent.steps } : null;
+    if (newSeq) this.sentGesture = null;
     this.seq = state.seq;
     this.busy = false;
     document.body.classList.remove("busy");
