@@ -119,13 +119,15 @@ def test_a_canoe_paddles_to_its_destination_in_one_click_and_the_other_seat_sees
 
 
 def _to_a_choice(server: Server, table: int, tokens: list[str], seat: int, rng: random.Random) -> dict[str, Any]:
-    """Play random moves for every seat until ``seat`` may move a canoe to a destination with alternatives."""
+    """Play random moves for every seat until ``seat`` may move a canoe to a destination with alternatives
+    while both its canoes have still to move."""
     for _ in range(3000):
         states = [_state(server, table, token) for token in tokens]
         mine = states[seat]
         targets = [g["target"] for g in mine["gestures"]]
-        if any(targets.count(t) > 1 for t in targets) and mine["undo"] == 0:
-            return mine
+        both = any(t.startswith("dest-a-") for t in targets) and any(t.startswith("dest-b-") for t in targets)
+        if any(targets.count(t) > 1 for t in targets) and both and mine["undo"] == 0:
+            return mine  # after one canoe's move the other still moves: the turn goes on
         acting = next(n for n, s in enumerate(states) if s["legal"])
         state = states[acting]
         action = rng.choice(state["legal"])["action"]
@@ -197,6 +199,8 @@ def _keyboard_game(server: Server, browser: Any, name: str, body: dict[str, Any]
         page.wait_for_timeout(200)  # a person's pace: the socket takes at most 100 messages in 20 s
         gestures = page.evaluate("() => window.spieltafelTable.targets().map((t) => t.hasAttribute('data-gestures'))")
         at = page.evaluate("() => window.spieltafelTable.targets().indexOf(document.activeElement)")
+        if not gestures or not page.locator("#turn-banner.mine").count():  # the turn moved on meanwhile (a bot's
+            continue  # secret choice drew the board anew, or a forced move played itself): look again
         wanted = [k for k, g in enumerate(gestures) if g] or list(range(len(gestures)))
         goal = min(wanted, key=lambda k: ((k - at) % len(gestures), rng.random()))  # the next destination
         for _ in range(min((goal - at) % len(gestures), 3) if at >= 0 else 0):
