@@ -53,6 +53,13 @@ class StepsError(SpieltafelError):
         self.step = step
 
 
+def one_of(action: object, actions: object) -> None:
+    """A move message names ``action`` (one move) or ``actions`` (a list of steps), never both or neither:
+    ValueError otherwise (the API's and the socket's validators)."""
+    if (action is None) == (actions is None):
+        raise ValueError('send either "action" (one move) or "actions" (a list of moves), not both')
+
+
 def play_steps(state: State, seat: Seat, actions: Sequence[object]) -> list[tuple[Action, list[Event]]]:
     """Apply ``actions`` of ``seat`` one by one to ``state`` (the caller's copy) and return each step's
     index and events. Raises StepsError (``state`` is then half-changed: throw the copy away) when the list

@@ -8,7 +8,7 @@ from typing import Annotated, Any, Literal, cast
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, model_validator
 
 from spieltafel.core import GameRecord
-from spieltafel.core.gestures import MAX_STEPS
+from spieltafel.core.gestures import MAX_STEPS, one_of
 
 Name = Annotated[StrictStr, Field(max_length=100)]
 Text = Annotated[StrictStr, Field(max_length=1000)]
@@ -222,8 +222,7 @@ class Move(Strict):
 
     @model_validator(mode="after")
     def one_of(self) -> Move:
-        if (self.action is None) == (self.actions is None):
-            raise ValueError('send either "action" (one move) or "actions" (a list of moves), not both')
+        one_of(self.action, self.actions)
         return self
 
     def played(self) -> int | str | list[int | str]:

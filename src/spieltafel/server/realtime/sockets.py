@@ -29,7 +29,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, Validat
 from redis.exceptions import RedisError
 from sqlalchemy.exc import SQLAlchemyError
 
-from spieltafel.core.gestures import MAX_STEPS
+from spieltafel.core.gestures import MAX_STEPS, one_of
 from spieltafel.server.accounts.auth import credential_of
 from spieltafel.server.accounts.service import Account, Credential
 from spieltafel.server.errors import NotFound, ServiceError
@@ -72,8 +72,7 @@ class MoveMessage(BaseModel):
 
     @model_validator(mode="after")
     def one_of(self) -> MoveMessage:
-        if (self.action is None) == (self.actions is None):
-            raise ValueError('send either "action" (one move) or "actions" (a list of moves), not both')
+        one_of(self.action, self.actions)
         return self
 
     def played(self) -> int | str | list[int | str]:

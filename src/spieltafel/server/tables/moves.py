@@ -43,15 +43,7 @@ class MoveWriter:
 
     async def submit(self, live: Live, seat: int, seq: int, action: int | str) -> int:
         """Check and apply one move for ``seat`` (the caller holds the table's lock); the new ``seq``."""
-        if seq < live.seq:  # the mover saw an older state (also when the game has ended since, e.g. by the
-            raise StaleSeq(seq, live.seq)  # other process's move just carried here by the hub)
-        if live.status != "playing":
-            raise Conflict("not-playing", f"table {live.id} is {live.status}: moves are taken only while it plays")
-        if seq != live.seq:
-            raise StaleSeq(seq, live.seq)
-        if seat not in live.state.seats_to_act():
-            acting = ", ".join(map(str, live.state.seats_to_act()))
-            raise Forbidden("not-your-turn", f"it is not seat {seat}'s turn; seats to act: {acting}")
+        check_turn(live, seat, seq)
         if undo.asks_undo(action):
             return await self.take_back(live, seat, seq)
         started = time.perf_counter()
@@ -82,15 +74,7 @@ class MoveWriter:
         all steps or none. Each step is checked against the position it meets and stays a move of its own in
         the log (one row, its events and ``seq`` each); the rows are committed in one transaction. The new
         ``seq``; Invalid ``illegal-steps`` (nothing changed) when a step is refused."""
-        if seq < live.seq:
-            raise StaleSeq(seq, live.seq)
-        if live.status != "playing":
-            raise Conflict("not-playing", f"table {live.id} is {live.status}: moves are taken only while it plays")
-        if seq != live.seq:
-            raise StaleSeq(seq, live.seq)
-        if seat not in live.state.seats_to_act():
-            acting = ", ".join(map(str, live.state.seats_to_act()))
-            raise Forbidden("not-your-turn", f"it is not seat {seat}'s turn; seats to act: {acting}")
+        check_turn(live, seat, seq)
         if actions and all(undo.asks_undo(action) for action in actions):
             return await self.take_back_steps(live, seat, seq, len(actions))
         if any(undo.asks_undo(action) for action in actions):
@@ -207,3 +191,17 @@ class MoveWriter:
             raise rows.SeatGone
         if outcome == "stale":
             raise rows.Stale
+
+
+def check_turn(live: Live, seat: int, seq: int) -> None:
+    """Refuse a move (or a list of steps) of ``seat`` made at ``seq`` unless the table plays, is at ``seq``
+    and waits for ``seat``."""
+    if seq < live.seq:  # the mover saw an older state (also when the game has ended since, e.g. by the
+        raise StaleSeq(seq, live.seq)  # other process's move just carried here by the hub)
+    if live.status != "playing":
+        raise Conflict("not-playing", f"table {live.id} is {live.status}: moves are taken only while it plays")
+    if seq != live.seq:
+        raise StaleSeq(seq, live.seq)
+    if seat not in live.state.seats_to_act():
+        acting = ", ".join(map(str, live.state.seats_to_act()))
+        raise Forbidden("not-your-turn", f"it is not seat {seat}'s turn; seats to act: {acting}")
