@@ -187,7 +187,7 @@ def keyboard_game(server: Server, browser: Any, name: str, body: dict[str, Any],
     page.goto(f"{server.url}/tables/{table}")
     wait_live(page)
     rng = random.Random(seed)
-    keys = moves = 0
+    keys = moves = stale = 0
     for _ in range(1500):
         page.wait_for_function(
             "() => document.querySelector('#turn-banner.mine') || document.querySelector('.result-table')"
@@ -225,9 +225,14 @@ def keyboard_game(server: Server, browser: Any, name: str, body: dict[str, Any],
             " || document.querySelector('.result-table')",
             arg=seq,
         )
-        assert page.locator("#move-error:not([hidden])").count() == 0
+        if page.locator("#move-error:not([hidden])").count():
+            # Niagara's paddle cards are chosen at once: a bot's choice may come first (seq moved on), and the
+            # page says so; the person looks again and plays on the new state. Nothing else may be refused.
+            assert page.evaluate("() => document.body.dataset.refused") == "stale"
+            stale += 1
     else:
         raise AssertionError("the game did not end")
+    assert stale <= moves // 10, (stale, moves)
     assert not page.csp_errors, page.csp_errors
     page.context.close()
     return keys, moves

@@ -27,6 +27,18 @@ def notations(state: State, seat: int, actions: Sequence[int]) -> list[str]:
     return found
 
 
+def gestures_of(game: str, state: State, seat: int) -> list[dict[str, Any]]:
+    """The gestures of ``seat`` (to act) in ``state`` as the state message carries them."""
+    module = kit_of(get_game(game)).gestures_module()
+    if module is None:
+        return []
+    return [
+        {"target": g.target, "notation": g.notation, "actions": list(g.actions),
+         "notations": notations(state, seat, g.actions)}
+        for g in module.gestures(state, seat)
+    ]
+
+
 class Payloads:
     """Builds the state message of a seat; keeps each game's labeller."""
 
@@ -84,12 +96,7 @@ class Payloads:
         key = (live.id, live.seq, seat)
         found = self._gestures.get(key)
         if found is None:
-            module = kit_of(get_game(live.game)).gestures_module()
-            found = [] if module is None else [
-                {"target": g.target, "notation": g.notation, "actions": list(g.actions),
-                 "notations": notations(live.state, seat, g.actions)}
-                for g in module.gestures(live.state, seat)
-            ]
+            found = gestures_of(live.game, live.state, seat)
             if len(self._gestures) > 512:
                 self._gestures.clear()
             self._gestures[key] = found

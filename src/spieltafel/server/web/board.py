@@ -65,6 +65,18 @@ def render_board(
     return str(board.render_board(view, seat, list(legal), gettext))
 
 
+def gesture_marks(
+    game: str, gestures: Sequence[Any], gettext: Callable[[str], str]
+) -> list[tuple[int, str, str]]:
+    """Put a ``label`` on each of a state message's gestures; the board's marks ``(index, target, label)``."""
+    marks: list[tuple[int, str, str]] = []
+    for index, gesture in enumerate(gestures):
+        if isinstance(gesture, MutableMapping):
+            gesture["label"] = gesture_label(game, gesture, gettext)
+            marks.append((index, str(gesture.get("target", "")), gesture["label"]))
+    return marks
+
+
 def gesture_label(game: str, gesture: Mapping[str, Any], gettext: Callable[[str], str]) -> str:
     """A gesture in words: the game's words module's ``gesture_label(notation, gettext)``, else (or when it
     fails) its steps' labels in order."""
@@ -120,11 +132,7 @@ def present(payload: MutableMapping[str, Any], game: str, seat: int | None, lang
     for item in legal:
         if isinstance(item, MutableMapping):
             item["label"] = action_label(game, str(item.get("notation", "")), gettext)
-    marks: list[tuple[int, str, str]] = []
-    for index, gesture in enumerate(payload.get("gestures") or []):
-        if isinstance(gesture, MutableMapping):
-            gesture["label"] = gesture_label(game, gesture, gettext)
-            marks.append((index, str(gesture.get("target", "")), gesture["label"]))
+    marks = gesture_marks(game, payload.get("gestures") or [], gettext)
     view = payload.get("view") or {}
     try:
         payload["board"] = render_board(game, view, seat, legal_pairs(legal), gettext, marks)

@@ -417,6 +417,8 @@ class TablePage {
     this.clearSelection();
     this.showError(this.texts[message.code] || this.texts.error);
     document.body.dataset.refused = String(message.code);
+    $("chooser").hidden = true;
+    this.restoreFocus();  // back on the board (the chooser's entry just used is hidden now), never <body>
   }
 
   showError(text) {
