@@ -12,6 +12,10 @@ page's rules:
 - after: a target that stands for one action plays on click (1), several open the chooser (2), the move list
   2; a forced move (the only legal action, no takeback open) plays itself (0).
 
+Gestures (after): where the board offers a target that stands for several actions in a row (Niagara's canoe
+destinations, ``games/niagara/gestures.py``, ``data-gestures``), the person clicks a random one of those (the
+chooser where it has alternatives) and its steps are played in a row.
+
 Keystrokes (after): the focus stays on the board at the last target used; the arrows walk the targets in
 document order (wrapping), Enter plays, and in the chooser Tab walks the entries. The issue measured the page
 before it by hand (1,330 keystrokes for 54 moves of a keyboard-only Iquazú game, about 24.6 a move: the focus
@@ -28,12 +32,13 @@ import random
 import re
 import statistics
 from dataclasses import dataclass, field
+from typing import Any
 
 from spieltafel.core import State, get_game, kit_of
 from spieltafel.core.undo import CLOSED, track
 
 CASES = (("iquazu", 2), ("iquazu", 3), ("iquazu", 4), ("haleakala", 2), ("niagara", 3), ("niagara", 4), ("niagara", 5))
-TARGET = re.compile(r'data-action="(\d+)"|data-actions="([\d ]+)"')
+TARGET = re.compile(r'data-action="(\d+)"|data-actions="([\d ]+)"|data-gestures="([\d ]+)"')
 
 
 @dataclass
@@ -44,32 +49,47 @@ class Tally:
     moves: int = 0
 
 
-def targets(state: State, seat: int) -> list[list[int]]:
-    """The board's targets for ``seat``, each as the actions it stands for, in document order."""
+def targets(state: State, seat: int) -> list[tuple[bool, list[tuple[int, ...]]]]:
+    """The board's targets for ``seat`` in document order, each as (a gesture target?, the choices it stands
+    for: one action each, or a gesture's steps)."""
     legal = [(a, state.action_text(seat, a)) for a in state.legal_actions(seat)]
-    svg = kit_of(state.game).board_module().render_board(state.view(seat), seat, legal, lambda text: text)
-    found = []
-    for single, several in TARGET.findall(svg):
-        found.append([int(single)] if single else [int(a) for a in several.split()])
+    kit = kit_of(state.game)
+    module = kit.gestures_module()
+    gestures = module.gestures(state, seat) if module is not None else []
+    board: Any = kit.board_module()
+    if gestures:
+        marks = [(k, g.target, g.notation) for k, g in enumerate(gestures)]
+        svg = board.render_board(state.view(seat), seat, legal, lambda text: text, gestures=marks)
+    else:
+        svg = board.render_board(state.view(seat), seat, legal, lambda text: text)
+    found: list[tuple[bool, list[tuple[int, ...]]]] = []
+    for single, several, gesture in TARGET.findall(svg):
+        if gesture:
+            found.append((True, [gestures[int(k)].actions for k in gesture.split()]))
+        else:
+            found.append((False, [(int(single),)] if single else [(int(a),) for a in several.split()]))
     return found
 
 
 def decide(
     state: State, seat: int, rng: random.Random, focus: int, takeback_open: bool
-) -> tuple[int, int, int, int, int]:
-    """One decision: (action, clicks before, clicks after, keystrokes after, the focus after)."""
+) -> tuple[tuple[int, ...], int, int, int, int]:
+    """One decision: (the actions played, clicks before, clicks after, keystrokes after, the focus after).
+    Before, every step was a decision of its own: the clicks before of a gesture are counted step by step
+    by the caller (2 a step)."""
     legal = state.legal_actions(seat)
     board = targets(state, seat)
     if not board:
         action = rng.choice(legal)
         forced = len(legal) == 1 and not takeback_open
-        return action, 3, 0 if forced else 2, 0 if forced else 2 + legal.index(action), focus
-    index = rng.randrange(len(board))
-    stands_for = board[index]
+        return (action,), 3, 0 if forced else 2, 0 if forced else 2 + legal.index(action), focus
+    gestures = [k for k, (gesture, _) in enumerate(board) if gesture]
+    index = rng.choice(gestures) if gestures else rng.randrange(len(board))
+    stands_for = board[index][1]
     action = rng.choice(stands_for)
     distance = abs(index - min(focus, len(board) - 1))
     arrows = min(distance, len(board) - distance)
-    if len(legal) == 1 and not takeback_open:
+    if len(legal) == 1 and not takeback_open and len(action) == 1:
         return action, 2, 0, 0, index
     if len(stands_for) == 1:
         return action, 2, 1, arrows + 1, index
@@ -96,11 +116,14 @@ def play(game: str, players: int, seed: int, tally: Tally) -> None:
     while not state.is_over:
         acting = state.seats_to_act()
         if 0 in acting:
-            action, b, a, k, focus = decide(state, 0, rng, focus, window.allows(0) > 0)
-            counts[0], counts[1], counts[2] = counts[0] + b, counts[1] + a, counts[2] + k
+            actions, b, a, k, focus = decide(state, 0, rng, focus, window.allows(0) > 0)
+            counts[0], counts[1], counts[2] = counts[0] + b * len(actions), counts[1] + a, counts[2] + k
             in_turn = True
             tally.moves += 1
-            window, events = track(window, state, 0, action)
+            events = []
+            for action in actions:
+                window, step_events = track(window, state, 0, action)
+                events.extend(step_events)
         else:
             if game != "niagara":
                 close()

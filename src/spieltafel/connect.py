@@ -14,7 +14,7 @@ import importlib
 import importlib.util
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -26,7 +26,8 @@ from spieltafel.console import user_errors
 from spieltafel.core import Game, Rng, SpieltafelError, State, get_game
 from spieltafel.core.undo import UNDO
 
-Player = Callable[[Observation], int]
+Player = Callable[[Observation], "int | Sequence[int]"]
+"""A program: an action index, or a list of indices played in a row, all or none (a gesture, docs/protocol.md)."""
 """Anything that takes an observation and returns one of ``observation.legal`` (or, when
 ``observation.undo`` is above 0, :data:`~spieltafel.core.undo.UNDO` to take back its latest move)."""
 
@@ -172,6 +173,12 @@ def _play_socket(
                 socket.send(json.dumps({"type": "undo", "seq": message["seq"]}))
                 played = message["seq"]
                 say(f"seq {message['seq']}: undo")
+                continue
+            if isinstance(action, (list, tuple)):  # several steps in a row, all or none (a gesture)
+                socket.send(json.dumps({"type": "move", "seq": message["seq"], "actions": [int(a) for a in action]}))
+                played = message["seq"]
+                moves.append(played)
+                say(f"seq {message['seq']}: {len(action)} steps")
                 continue
             notation = next((i["notation"] for i in message["legal"] if i["action"] == action), str(action))
             socket.send(json.dumps({"type": "move", "seq": message["seq"], "action": action}))

@@ -232,6 +232,7 @@ def _page_seq(page: str) -> int | None:
 
 def check_game(record: GameRecord, seen: Observed) -> Tally:
     """Check what one game showed against the engine's replay of its record."""
+    from spieltafel.server.tables.payload import gestures_of
     from spieltafel.server.web import board, i18n
 
     tally = Tally(games=1, socket_messages=seen.socket_messages, by_config={f"{record.game}:{record.players}": 1})
@@ -250,7 +251,9 @@ def check_game(record: GameRecord, seen: Observed) -> Tally:
         truth = states[seq]
         acting = seat is not None and seat in truth.seats_to_act()
         pairs = [(a, truth.action_text(seat, a)) for a in truth.legal_actions(seat)] if acting else []
-        expected = board.render_board(record.game, truth.view(seat), seat, pairs, gettext)
+        gestures = gestures_of(record.game, truth, seat) if acting and seat is not None else []
+        marks = board.gesture_marks(record.game, gestures, gettext)  # from the seat's own legal actions
+        expected = board.render_board(record.game, truth.view(seat), seat, pairs, gettext, marks)
         if expected not in page:
             tally.leaks.append(f"{record.game} page for seat {seat} at seq {seq}: the board is not the view's")
         tally.pages_checked += 1

@@ -48,7 +48,7 @@ MEASURE = """() => {
   const svg = frame && frame.querySelector('svg');
   const box = frame ? frame.getBoundingClientRect() : null;
   const small = [], covered = [];
-  const targets = svg ? [...svg.querySelectorAll('[data-action], [data-actions]')] : [];
+  const targets = svg ? [...svg.querySelectorAll('[data-action], [data-actions], [data-gestures]')] : [];
   for (const target of targets) {
     const name = target.getAttribute('aria-label');
     const r = target.getBoundingClientRect();
@@ -64,7 +64,7 @@ MEASURE = """() => {
     const m2 = svg.getScreenCTM();
     const sx = m2.a * x + m2.c * y + m2.e, sy = m2.b * x + m2.d * y + m2.f;
     const found = document.elementFromPoint(sx, sy);
-    const owner = found && found.closest('[data-action], [data-actions]');
+    const owner = found && found.closest('[data-action], [data-actions], [data-gestures]');
     const other = owner ? owner.getAttribute('aria-label') : (found ? found.tagName : 'nothing');
     if (owner !== target) covered.push(`${name} → ${other}`);
   }

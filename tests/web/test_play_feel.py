@@ -4,13 +4,13 @@ arrow keys between targets, "ask before each move" remembered, and the lost-conn
 
 from __future__ import annotations
 
-import random
 import time
 from pathlib import Path
 from typing import Any
 
 from .harness import Server, new_person, shoot, sign_up, wait_live
 from .test_browser import _api, _token
+from .test_gesture import keyboard_game
 
 PASSWORD = "correct-horse-7"
 
@@ -112,9 +112,10 @@ def test_ask_before_each_move_is_remembered_and_escape_cancels(server: Server, b
     cleo, dirk, cleo_token, _, table = _two_at_haleakala(server, "fcleo", "fdirk", browser)
     cleo.wait_for_selector("#turn-banner.mine")
     cleo.check("#confirm-toggle")
+    cleo.wait_for_function("() => document.body.dataset.confirmSaved === 'yes'")  # on the account
     cleo.reload()
     wait_live(cleo)
-    assert cleo.locator("#confirm-toggle").is_checked()  # remembered in this browser
+    assert cleo.locator("#confirm-toggle").is_checked()  # remembered (the account's, test_gesture.py)
     move = _open_move(server, cleo_token, table)
     _play(cleo, move["action"])
     cleo.wait_for_selector("#confirm-bar:not([hidden])")
@@ -158,45 +159,9 @@ def test_a_lost_connection_shows_a_banner_over_the_board_and_takes_no_moves(
 
 def test_a_whole_game_with_the_keyboard_alone(server: Server, browser: Any) -> None:
     """Haleakala against a bot with nothing but arrows, Enter and Tab (in the chooser): the focus is on the
-    board when the turn comes, stays there after each move, and a move costs at most a few keys."""
-    gina = new_person(browser)
-    sign_up(gina, server.url, "fgina", PASSWORD)
-    token = _token(server, "fgina", PASSWORD)
+    board when the turn comes, stays there after each move, and a move costs at most a few keys (Iquazú and
+    Niagara: test_gesture.py)."""
     body = {"game": "haleakala", "players": 2, "seats": [{"kind": "me"}, {"kind": "bot", "bot": "random"}]}
-    table: int = _api(server, "POST", "/api/tables", body, token)["id"]
-    gina.goto(f"{server.url}/tables/{table}")
-    wait_live(gina)
-    rng = random.Random(3)
-    keys = moves = 0
-    for _ in range(400):
-        gina.wait_for_function(
-            "() => document.querySelector('#turn-banner.mine') || document.querySelector('.result-table')"
-        )
-        if gina.locator(".result-table").count():
-            break
-        gina.wait_for_function("() => document.getElementById('board').contains(document.activeElement)")
-        seq = _seq(gina)
-        gina.wait_for_timeout(200)  # a person's pace: the socket takes at most 100 messages in 20 s
-        for _ in range(rng.randrange(3)):
-            gina.keyboard.press("ArrowRight")
-            keys += 1
-        gina.keyboard.press("Enter")
-        keys += 1
-        if gina.locator("#chooser:not([hidden])").count():
-            for _ in range(rng.randrange(2)):
-                gina.keyboard.press("Tab")
-                keys += 1
-            gina.keyboard.press("Enter")
-            keys += 1
-        moves += 1
-        gina.wait_for_function(
-            "(n) => !window.spieltafelTable || window.spieltafelTable.seq !== n"
-            " || document.querySelector('.result-table')",
-            arg=seq,
-        )
-        assert gina.locator("#move-error:not([hidden])").count() == 0
-    else:
-        raise AssertionError("the game did not end")
+    keys, moves = keyboard_game(server, browser, "fgina", body, 3)
+    print(f"haleakala: {keys} keys for {moves} moves, {keys / moves:.2f} a move")
     assert moves > 10 and keys / moves <= 4, (keys, moves)
-    assert not gina.csp_errors, gina.csp_errors
-    gina.context.close()

@@ -8,6 +8,7 @@ class (``kit = GameKit(package=__name__, ...)``):
 - ``board``: the board as SVG from a seat's view, a target for every legal action (:class:`Board`);
 - ``heuristics``: a position's value per seat for the bots (:class:`Heuristics`);
 - ``encoding``: the RL observation vector of a seat's view (:class:`Encoding`);
+- ``gestures``: board targets that stand for a sequence of actions (:mod:`spieltafel.core.gestures`);
 - ``rules``: its rules page (the template with the rule texts, the decisions on unclear points, the board
   pictures) (:class:`RulesPage`);
 - ``locales``: its own gettext catalogs, for a game that brings its words' translations along;
@@ -39,6 +40,7 @@ from .errors import SpieltafelError
 
 if TYPE_CHECKING:
     from .game import Game, State
+    from .gestures import Gestures
 
 log = logging.getLogger(__name__)
 
@@ -108,6 +110,9 @@ class GameKit:
     board: str | None = "svg"
     heuristics: str | None = "heuristics"
     encoding: str | None = "encoding"
+    gestures: str | None = None
+    """A module with ``gestures(state, seat)`` (:class:`~spieltafel.core.gestures.Gestures`): targets that
+    stand for several actions in a row; None: every target stands for one action."""
     rules: RulesPage | None = field(default_factory=RulesPage)
     locales: str | None = None
     """A folder of the package with ``<lang>/LC_MESSAGES/<domain>.po`` catalogs of the game's own words."""
@@ -140,6 +145,9 @@ class GameKit:
 
     def encoding_module(self) -> Encoding | None:
         return cast(Encoding | None, self.module(self.encoding))
+
+    def gestures_module(self) -> Gestures | None:
+        return cast("Gestures | None", self.module(self.gestures))
 
     def folder(self) -> Path:
         """The game package's folder (its templates, decisions and catalogs live there)."""

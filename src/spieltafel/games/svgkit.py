@@ -174,13 +174,18 @@ class Targets:
         else:
             found["data_target"] = target
             found["data_actions"] = " ".join(str(index) for index, _ in actions)
-            _ = self.gettext
-            found["aria_label"] = _("{name}: {count} choices").format(name=name, count=len(actions))
+            found["aria_label"] = choices_label(name, len(actions), self.gettext)
         return found
 
     def undrawn(self) -> list[str]:
         """Targets with legal actions that no board element carries yet, in action order."""
         return [t for t in self.groups if t not in self.drawn]
+
+
+def choices_label(name: str, count: int, gettext: Gettext) -> str:
+    """A target's name for screen readers when it opens the chooser with ``count`` entries."""
+    _ = gettext
+    return _("{name}: {count} choices").format(name=name, count=count)
 
 
 def button(svg: Svg, targets: Targets, target: str, x: float, y: float, w: float, text: str) -> None:

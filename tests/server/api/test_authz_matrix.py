@@ -279,6 +279,8 @@ def probes(w: World) -> list[Probe]:
         Probe("POST", "/tables/{table_id}/leave", f"/tables/{w.quit_page}/leave",
               signed_in(409, refused=SIGNIN, owner=303, other_seat=303), form={"confirm": "yes"}),
         Probe("POST", "/account/email", "/account/email", signed_in(303, refused=SIGNIN), form={"email": ""}),
+        Probe("POST", "/account/confirm-moves", "/account/confirm-moves", signed_in(303, refused=SIGNIN),
+              form={"confirm_moves": "off"}),
         Probe("POST", "/tables/{table_id}/chat", f"/tables/{play}/chat", signed_in(303, refused=SIGNIN),
               form={"text": "hello"}),
         Probe("POST", "/mutes", "/mutes", signed_in(303, refused=SIGNIN, other_seat=422),

@@ -90,6 +90,7 @@ class Niagara(Game):
         locales="locales",
         tutorial="tutorial.json",
         package=__name__,
+        gestures="gestures",
         rules=RulesPage(picture_players=3, picture_moves=90),
         compiled=COMPILED,
         blurb=N_("Paddle canoes to the gem caves and back while the river carries everything towards the falls."),

@@ -18,7 +18,7 @@ from spieltafel.games import svgkit
 from spieltafel.games.svgkit import Gettext, Legal, Svg, Targets, View, identity
 
 from .components import GEM_COLOURS, WEATHER_MAX, WEATHER_MIN
-from .words import action_label, gem_name, seat_name
+from .words import action_label, gem_name, gesture_label, seat_name
 
 # -- geometry and colours (data) -----------------------------------------------------------------
 WIDTH = 830
@@ -43,6 +43,9 @@ GEM_LETTER = {"amethyst": "A", "diamond": "D", "amber": "Y", "sapphire": "S", "r
 GEM_SIDES = {"amethyst": 6, "diamond": 4, "amber": 8, "sapphire": 5, "ruby": 3}
 """Each gem colour has its own shape (polygon sides) and letter, so colour is never the only cue."""
 WATER_FILL = "#85c1e9"
+
+Mark = tuple[str, str, list[tuple[int, str]]]
+"""A destination on the river: canoe letter, space name, the gestures there as (index, label)."""
 
 
 def gem_points(colour: str, x: float, y: float, r: float) -> list[tuple[float, float]]:
@@ -147,13 +150,47 @@ def draw_canoes(
     y: float,
     per_row: int,
     _: Gettext,
+    marks: Sequence[Mark] = (),
 ) -> None:
     for k, canoe in enumerate(canoes):
         row, col = divmod(k, per_row)
         draw_canoe(svg, view, targets, x + 30 + 60 * col, y + 16 + 30 * row, canoe, _)
+    for k, mark in enumerate(marks, len(canoes)):
+        row, col = divmod(k, per_row)
+        draw_destination(svg, view, x + 30 + 60 * col, y + 16 + 30 * row, mark, _)
 
 
-def draw_space(svg: Svg, view: View, targets: Targets, space: Mapping[str, Any], canoes: list[Any], _: Gettext) -> None:
+def draw_destination(svg: Svg, view: View, x: float, y: float, mark: Mark, _: Gettext) -> None:
+    """A canoe's destination (gestures.py): a dashed ghost canoe with its letter; one click paddles it here
+    (the steps behind it, loads and unloads on the way included; alternatives open the chooser)."""
+    letter, space, gestures = mark
+    seat = view.get("seat")
+    fill = CANOE_FILL[view["player_info"][seat]["colour"]] if isinstance(seat, int) else "#ffffff"
+    name = gesture_label(f"{letter} to {space}", _)
+    attrs: dict[str, object] = {
+        "class_": "target destination", "tabindex": "0", "role": "button",
+        "data_gestures": " ".join(str(index) for index, _label in gestures),
+        "data_target": f"dest-{letter}-{space}",
+    }
+    if len(gestures) == 1:
+        attrs["aria_label"] = gestures[0][1]
+    else:
+        attrs["aria_label"] = svgkit.choices_label(name, len(gestures), _)
+    svg.open(**attrs)
+    svg.title(str(attrs["aria_label"]))
+    svg.path(
+        f"M {x - 24} {y} Q {x} {y - 14} {x + 24} {y} Q {x} {y + 14} {x - 24} {y} Z",
+        fill="#ffffff", fill_opacity=0.75, stroke=fill if fill != "#fdfefe" else "#111111", stroke_width=2.5,
+        stroke_dasharray="5 3",
+    )
+    svg.text(x, y, "→" + letter, 12, fill="#111111", font_weight="bold")
+    svg.close()
+
+
+def draw_space(
+    svg: Svg, view: View, targets: Targets, space: Mapping[str, Any], canoes: list[Any], _: Gettext,
+    marks: Sequence[Mark] = (),
+) -> None:
     name = space["space"]
     y = SPACE_Y[name]
     x, w = (RIVER_X, RIVER_W) if name[-1].isdigit() else ARM_X[name[-1]]
@@ -163,7 +200,7 @@ def draw_space(svg: Svg, view: View, targets: Targets, space: Mapping[str, Any],
     svg.text(x + 22, y + SPACE_H / 2, name, 15, fill="#1b4f72", font_weight="bold")
     disc = _("disc {disc}").format(disc=space["disc"])
     svg.text(x + w - 5, y + SPACE_H - 6, disc, 9, text_anchor="end", fill="#1b4f72", font_style="italic")
-    draw_canoes(svg, view, targets, canoes, x + 38, y + 1, 4 if w > 200 else 2, _)
+    draw_canoes(svg, view, targets, canoes, x + 38, y + 1, 4 if w > 200 else 2, _, marks)
 
 
 def draw_cave(svg: Svg, view: View, colour: str, _: Gettext) -> None:
@@ -187,12 +224,14 @@ def draw_cave(svg: Svg, view: View, colour: str, _: Gettext) -> None:
     svg.close()
 
 
-def draw_shore(svg: Svg, view: View, targets: Targets, canoes: list[Any], _: Gettext) -> None:
+def draw_shore(
+    svg: Svg, view: View, targets: Targets, canoes: list[Any], _: Gettext, marks: Sequence[Mark] = ()
+) -> None:
     svg.rect(RIVER_X, SHORE_Y, RIVER_W, 56, fill="#e8d8a8", stroke="#8d6e63", stroke_width=1.5)
     svg.text(
         RIVER_X + RIVER_W + 8, SHORE_Y + 22, _("shore"), 12, text_anchor="start", fill="#5d4037", font_weight="bold"
     )
-    draw_canoes(svg, view, targets, canoes, RIVER_X + 8, SHORE_Y, 5, _)
+    draw_canoes(svg, view, targets, canoes, RIVER_X + 8, SHORE_Y, 5, _, marks)
     svg.line(
         RIVER_X,
         SHORE_Y + 56,
@@ -218,12 +257,14 @@ def draw_fork(svg: Svg, view: View, _: Gettext) -> None:
         svg.text(x - 16, y + 17, _("next disc"), 11, text_anchor="end", fill="#1b4f72")
 
 
-def draw_falls(svg: Svg, view: View, targets: Targets, canoes: list[Any], _: Gettext) -> None:
+def draw_falls(
+    svg: Svg, view: View, targets: Targets, canoes: list[Any], _: Gettext, marks: Sequence[Mark] = ()
+) -> None:
     y = FALLS_Y
     width = ARM_X["R"][0] + ARM_X["R"][1] - RIVER_X
     svg.rect(RIVER_X, y, width, 70, fill="url(#falls)", stroke="#1b4f72", stroke_width=1.5)
     svg.text(RIVER_X + 8, y + 12, _("below the falls"), 12, text_anchor="start", fill="#0b2e4a", font_weight="bold")
-    draw_canoes(svg, view, targets, canoes, RIVER_X + 10, y + 18, 8, _)
+    draw_canoes(svg, view, targets, canoes, RIVER_X + 10, y + 18, 8, _, marks)
     aside = " ".join(str(d) for d in view["aside"])
     svg.text(
         RIVER_X + width,
@@ -235,15 +276,29 @@ def draw_falls(svg: Svg, view: View, targets: Targets, canoes: list[Any], _: Get
     )
 
 
-def draw_river(svg: Svg, view: View, targets: Targets, _: Gettext) -> None:
+def destinations(gestures: Sequence[tuple[int, str, str]]) -> dict[str, list[Mark]]:
+    """The gestures' targets (``dest-<canoe>-<space>``) by space: (canoe letter, space, [(index, label)])."""
+    found: dict[str, dict[str, list[tuple[int, str]]]] = {}
+    for index, target, label in gestures:
+        parts = target.split("-")
+        if len(parts) != 3 or parts[0] != "dest":
+            continue
+        found.setdefault(parts[2], {}).setdefault(parts[1], []).append((index, label))
+    return {space: [(letter, space, items) for letter, items in sorted(by.items())] for space, by in found.items()}
+
+
+def draw_river(
+    svg: Svg, view: View, targets: Targets, _: Gettext, gestures: Sequence[tuple[int, str, str]] = ()
+) -> None:
     canoes = canoes_on(view)
-    draw_shore(svg, view, targets, canoes.get("shore", []), _)
+    marks = destinations(gestures)
+    draw_shore(svg, view, targets, canoes.get("shore", []), _, marks.get("shore", []))
     for space in view["river"]:
-        draw_space(svg, view, targets, space, canoes.get(space["space"], []), _)
+        draw_space(svg, view, targets, space, canoes.get(space["space"], []), _, marks.get(space["space"], []))
     draw_fork(svg, view, _)
     for colour in GEM_COLOURS:
         draw_cave(svg, view, colour, _)
-    draw_falls(svg, view, targets, canoes.get("falls", []), _)
+    draw_falls(svg, view, targets, canoes.get("falls", []), _, marks.get("falls", []))
 
 
 # -- weather, cards and players ------------------------------------------------------------------------
@@ -384,8 +439,10 @@ def render_board(
     gettext: Gettext = identity,
     *,
     highlight: Sequence[str] = (),
+    gestures: Sequence[tuple[int, str, str]] = (),
 ) -> str:
-    """The board as ``seat`` sees it (``view`` is that seat's view); every legal action has a target."""
+    """The board as ``seat`` sees it (``view`` is that seat's view); every legal action has a target, and
+    every gesture ``(index, target, label)`` (the state message's ``gestures``) a destination on the river."""
     _ = gettext
     targets = Targets(legal, target_maker(view, seat), action_label, _, highlight)
     players = list(view["player_info"])
@@ -402,7 +459,7 @@ def render_board(
     svg.rect(0, 0, WIDTH, height, fill="#f2f7f2")
     svg.text(RIVER_X, 20, _("Niagara — the river"), 16, text_anchor="start", fill="#0b2e4a", font_weight="bold")
     svg.text(RIVER_X, 40, status_text(view, _), 13, text_anchor="start", fill="#111111", font_weight="bold")
-    draw_river(svg, view, targets, _)
+    draw_river(svg, view, targets, _, gestures)
     draw_weather(svg, view, targets, _)
     for k, info in enumerate(players):
         draw_player(svg, view, info, targets, 100 + k * PLAYER_H, _)

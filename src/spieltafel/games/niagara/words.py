@@ -56,6 +56,27 @@ def space_words(space: str, gettext: Gettext) -> str:
     return gettext("space {n}").format(n=space)
 
 
+def gesture_label(notation: str, gettext: Gettext = identity) -> str:
+    """A canoe's move in one gesture (gestures.py), e.g. "a to 4; load diamond at 3" in words: "Canoe a to
+    space 4 (load a diamond at space 3)"."""
+    _ = gettext
+    head, *gems = notation.split("; ")
+    canoe, _to, space = head.split(" ")
+    if space == "shore":
+        text = _("Canoe {canoe} back to the shore").format(canoe=canoe)
+    else:
+        text = _("Canoe {canoe} to {space}").format(canoe=canoe, space=space_words(space, _))
+    done = []
+    for gem in gems:
+        words = gem.split(" ")
+        where = space_words(words[-1], _)
+        if words[0] == "load":
+            done.append(_("load {a_gem} at {space}").format(a_gem=a_gem(words[1], _), space=where))
+        else:
+            done.append(_("unload the gem at {space}").format(space=where))
+    return f"{text} ({', '.join(done)})" if done else text
+
+
 def _step(canoe: str, words: list[str], _: Gettext) -> str:
     steps = {
         "up": _("Canoe {canoe}: one step upstream"),

@@ -268,6 +268,17 @@ class AccountService:
         async with self.db.write() as session:
             await session.execute(update(AccountRow).where(AccountRow.id == account.id).values(language=language))
 
+    async def confirm_moves(self, account: Account) -> bool:
+        """Whether the account asks for a Confirm before each move at the table page (off by default)."""
+        async with self.db.session() as session:
+            found = await session.scalar(select(AccountRow.confirm_moves).where(AccountRow.id == account.id))
+        return bool(found)
+
+    async def set_confirm_moves(self, account: Account, on: bool) -> None:
+        """Remember "Ask before each move" on the account (every device of its owner shows it)."""
+        async with self.db.write() as session:
+            await session.execute(update(AccountRow).where(AccountRow.id == account.id).values(confirm_moves=on))
+
     async def by_session(self, session_id: str) -> Account | None:
         query = select(AccountRow).join(SessionRow, SessionRow.account_id == AccountRow.id)
         fresh = SessionRow.created_at > datetime.now(UTC) - SESSION_LIFETIME

@@ -218,7 +218,7 @@ async def get_state(table_id: TableNumber, account: MaybeMe, request: Request) -
              tags=["play"])
 async def post_move(table_id: TableNumber, body: Move, account: Me, request: Request) -> dict[str, int]:
     await rate_limits(request).hit("moves", str(account.id), "moves")
-    return {"seq": await _services(request).tables.move(account, table_id, body.seq, body.action)}
+    return {"seq": await _services(request).tables.move(account, table_id, body.seq, body.played())}
 
 
 @router.post("/api/tables/{table_id}/undo", response_model=SeqOut, responses=_errors(401, 403, 404, 409, 422, LIMITED),
@@ -226,7 +226,8 @@ async def post_move(table_id: TableNumber, body: Move, account: Me, request: Req
 async def post_undo(table_id: TableNumber, body: Undo, account: Me, request: Request) -> dict[str, int]:
     """Take back the caller's latest move within its turn (``undo`` in the state says how many may be)."""
     await rate_limits(request).hit("moves", str(account.id), "moves")
-    return {"seq": await _services(request).tables.move(account, table_id, body.seq, "undo")}
+    asked: str | list[int | str] = "undo" if body.steps == 1 else ["undo"] * body.steps
+    return {"seq": await _services(request).tables.move(account, table_id, body.seq, asked)}
 
 
 @router.get("/api/tables/{table_id}/record", response_model=GameRecord, responses=_errors(404, 409, 422),

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, cast
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, model_validator
 
 from spieltafel.core import GameRecord
+from spieltafel.core.gestures import MAX_STEPS, one_of
 
 Name = Annotated[StrictStr, Field(max_length=100)]
 Text = Annotated[StrictStr, Field(max_length=1000)]
@@ -216,15 +217,38 @@ class StateOut(Strict):
     clocks: Clocks | None = Field(description="null without a time limit")
     seats: list[SeatInfo] = Field(description="who plays each seat now (a bot may have taken over)")
     undo: int = Field(0, description="how many of its latest moves this seat may take back now (action 'undo')")
+    gestures: list[GestureOut] = Field(
+        default_factory=list, description="board targets that stand for several actions in a row (post as actions)")
+
+
+class GestureOut(Strict):
+    target: str = Field(description="the id of the board element that stands for the gesture")
+    notation: str = Field(description="the gesture in the game's own short words, e.g. 'a to 4; load diamond at 3'")
+    actions: list[int] = Field(description="the steps in order, as action indices")
+    notations: list[str] = Field(description="the steps in order, as notations")
 
 
 class Move(Strict):
     seq: StrictInt = Field(ge=0, description="the seq of the state you saw")
-    action: StrictInt | Annotated[StrictStr, Field(max_length=200)] = Field(description="index or notation")
+    action: StrictInt | Annotated[StrictStr, Field(max_length=200)] | None = Field(
+        default=None, description="index or notation (or send actions)")
+    actions: list[StrictInt | Annotated[StrictStr, Field(max_length=200)]] | None = Field(
+        default=None, min_length=1, max_length=MAX_STEPS,
+        description="several actions in a row, all or none (a gesture, e.g. a state's gestures[].actions)")
+
+    @model_validator(mode="after")
+    def one_of(self) -> Move:
+        one_of(self.action, self.actions)
+        return self
+
+    def played(self) -> int | str | list[int | str]:
+        return self.actions if self.actions is not None else cast("int | str", self.action)
 
 
 class Undo(Strict):
     seq: StrictInt = Field(ge=0, description="the seq of the state you saw")
+    steps: StrictInt = Field(default=1, ge=1, le=MAX_STEPS,
+                             description="how many of your latest moves to take back (a gesture's steps), all or none")
 
 
 class SeqOut(Strict):

@@ -66,6 +66,8 @@ class AccountRow(Base):
     """Until when a moderator muted the account site-wide (it cannot chat), None: not muted."""
     banned: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     """Banned by a moderator: cannot sign in; its sessions and tokens were ended."""
+    confirm_moves: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    """"Ask before each move" at the table page (migration 0017): a Confirm for every move; off by default."""
 
 
 class SessionRow(Base):

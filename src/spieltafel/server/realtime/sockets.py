@@ -21,14 +21,15 @@ import inspect
 import json
 import logging
 import time
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, cast
 
 import orjson
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError, model_validator
 from redis.exceptions import RedisError
 from sqlalchemy.exc import SQLAlchemyError
 
+from spieltafel.core.gestures import MAX_STEPS, one_of
 from spieltafel.server.accounts.auth import credential_of
 from spieltafel.server.accounts.service import Account, Credential
 from spieltafel.server.errors import NotFound, ServiceError
@@ -64,13 +65,26 @@ class MoveMessage(BaseModel):
     model_config = ConfigDict(extra="forbid")
     type: Literal["move"]
     seq: StrictInt = Field(ge=0)
-    action: StrictInt | Annotated[StrictStr, Field(max_length=200)]
+    action: StrictInt | Annotated[StrictStr, Field(max_length=200)] | None = None
+    actions: Annotated[list[StrictInt | Annotated[StrictStr, Field(max_length=200)]], Field(
+        min_length=1, max_length=MAX_STEPS)] | None = None
+    """A gesture: several actions in a row, all or none (spieltafel.core.gestures)."""
+
+    @model_validator(mode="after")
+    def one_of(self) -> MoveMessage:
+        one_of(self.action, self.actions)
+        return self
+
+    def played(self) -> int | str | list[int | str]:
+        return self.actions if self.actions is not None else cast("int | str", self.action)
 
 
 class UndoMessage(BaseModel):
     model_config = ConfigDict(extra="forbid")
     type: Literal["undo"]
     seq: StrictInt = Field(ge=0)
+    steps: StrictInt = Field(default=1, ge=1, le=MAX_STEPS)
+    """How many of the latest moves (a gesture's steps) to take back, all or none."""
 
 
 class StateRequest(BaseModel):
@@ -240,7 +254,9 @@ class Connection:
                 await self.say(ChatMessage.model_validate(decoded).text)
                 return
             if isinstance(decoded, dict) and decoded.get("type") == "undo":  # a takeback (tables.undo)
-                decoded = {**UndoMessage.model_validate(decoded).model_dump(), "type": "move", "action": "undo"}
+                asked = UndoMessage.model_validate(decoded)
+                steps: dict[str, Any] = {"action": "undo"} if asked.steps == 1 else {"actions": ["undo"] * asked.steps}
+                decoded = {"type": "move", "seq": asked.seq, **steps}
             move = MoveMessage.model_validate(decoded)
         except ValidationError as error:
             await self.send_error("invalid", _describe(error))
@@ -248,7 +264,7 @@ class Connection:
         try:
             if self.account is not None:
                 await self.rate.hit("moves", str(self.account.id), "moves")
-            await self.services.tables.move(self.account, self.table_id, move.seq, move.action)
+            await self.services.tables.move(self.account, self.table_id, move.seq, move.played())
         except ServiceError as error:
             await self.send_error(error.code, error.message)
         except (SQLAlchemyError, RedisError) as error:  # e.g. no database connection free in time: the move
@@ -269,6 +285,7 @@ def _describe(error: ValidationError) -> str:
         where = ".".join(str(p) for p in problem["loc"]) or "message"
         parts.append(f"{where}: {problem['msg']}")
     return "; ".join(parts) + (' (expected {"type": "move", "seq": <int>, "action": <int or notation>}'
+                               ' or {"type": "move", "seq": <int>, "actions": [<int or notation>, ...]}'
                                ' or {"type": "undo", "seq": <int>} or {"type": "chat", "text": <text>})')
 
 

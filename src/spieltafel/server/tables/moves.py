@@ -6,12 +6,13 @@ to the log and committed before anybody is told; the table's clocks change with 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from sqlalchemy.exc import IntegrityError
 
 from spieltafel.core import SpieltafelError, State
+from spieltafel.core.gestures import StepsError, play_steps
 from spieltafel.core.undo import TakebackError
 from spieltafel.server.db import Database
 from spieltafel.server.db.group_commit import GroupCommit, PlainMove
@@ -42,15 +43,7 @@ class MoveWriter:
 
     async def submit(self, live: Live, seat: int, seq: int, action: int | str) -> int:
         """Check and apply one move for ``seat`` (the caller holds the table's lock); the new ``seq``."""
-        if seq < live.seq:  # the mover saw an older state (also when the game has ended since, e.g. by the
-            raise StaleSeq(seq, live.seq)  # other process's move just carried here by the hub)
-        if live.status != "playing":
-            raise Conflict("not-playing", f"table {live.id} is {live.status}: moves are taken only while it plays")
-        if seq != live.seq:
-            raise StaleSeq(seq, live.seq)
-        if seat not in live.state.seats_to_act():
-            acting = ", ".join(map(str, live.state.seats_to_act()))
-            raise Forbidden("not-your-turn", f"it is not seat {seat}'s turn; seats to act: {acting}")
+        check_turn(live, seat, seq)
         if undo.asks_undo(action):
             return await self.take_back(live, seat, seq)
         started = time.perf_counter()
@@ -76,6 +69,47 @@ class MoveWriter:
             await self.results.finish(live)
         return live.seq
 
+    async def submit_steps(self, live: Live, seat: int, seq: int, actions: Sequence[int | str]) -> int:
+        """Check and apply a list of ``seat``'s actions as one submission (a gesture, :mod:`spieltafel.core.gestures`):
+        all steps or none. Each step is checked against the position it meets and stays a move of its own in
+        the log (one row, its events and ``seq`` each); the rows are committed in one transaction. The new
+        ``seq``; Invalid ``illegal-steps`` (nothing changed) when a step is refused."""
+        check_turn(live, seat, seq)
+        if actions and all(undo.asks_undo(action) for action in actions):
+            return await self.take_back_steps(live, seat, seq, len(actions))
+        if any(undo.asks_undo(action) for action in actions):
+            raise Invalid("illegal-steps", "a list of actions cannot mix moves and takebacks: send undo on its own")
+        started = time.perf_counter()
+        after = live.state.clone()
+        before = live.state.clone()  # each step's notation is read in the position it was played from
+        try:
+            steps = play_steps(after, seat, actions)
+        except StepsError as error:
+            raise Invalid("illegal-steps", f"nothing was played: {error}") from error
+        changes = clocks.retime(
+            live.timing, [s.clock for s in live.seats], live.timed(), seat,
+            set() if after.is_over else set(after.seats_to_act()), self.now_ms(),
+        )
+        rows_in: list[dict[str, Any]] = []
+        for number, (index, _events) in enumerate(steps):
+            rows_in.append({"table_id": live.id, "seq": live.seq + number, "seat": seat, "action": index,
+                            "notation": before.action_text(seat, index)})
+            before.step(seat, index)
+        await self._append_rows(live, seat, rows_in, after, changes)
+        metrics.moved(live.game, live.seats[seat].bot is not None, time.perf_counter() - started)
+        live.set_clocks(changes)
+        replayed = live.state.clone()
+        for number, (index, events) in enumerate(steps, 1):
+            replayed.step(seat, index)
+            live.takebacks.moved(replayed, seat, index, events)
+            self.cache.note_events(live, seq + number, events)
+        live.state, live.seq = after, seq + len(steps)
+        live.status = "over" if after.is_over else "playing"
+        self.changed(live, None)  # several moves: the other processes load the table afresh
+        if after.is_over:
+            await self.results.finish(live)
+        return live.seq
+
     async def take_back(self, live: Live, seat: int, seq: int) -> int:
         """Take back ``seat``'s latest move (a person's request; the engine says which moves may be taken back:
         :mod:`.undo`): a row of its own in the log with the next ``seq``; the clocks run on. Other processes
@@ -91,6 +125,17 @@ class MoveWriter:
         self.cache.note_events(live, live.seq, events)
         self.changed(live, None)
         return live.seq
+
+    async def take_back_steps(self, live: Live, seat: int, seq: int, count: int) -> int:
+        """Take back ``seat``'s latest ``count`` moves (a gesture's steps: one ``U`` at the table page), when
+        the window allows all of them (else nothing: 409 ``no-takeback``); a log row each."""
+        undo.check_person(live.seats[seat].bot)
+        allowed = live.takebacks.allowed(seat)
+        if count > allowed:
+            raise undo.refused(TakebackError(f"{count} moves asked to take back, {allowed} may be now"))
+        for _ in range(count):
+            seq = await self.take_back(live, seat, seq)
+        return seq
 
     async def _append(
         self, live: Live, seat: int, action: int, notation: str, after: State,
@@ -119,9 +164,44 @@ class MoveWriter:
             await self.cache.load(live.id, refresh=True)
             raise Forbidden("left", f"your seat at table {live.id} was taken over: you cannot play on") from error
 
+    async def _append_rows(
+        self, live: Live, seat: int, steps: Sequence[Mapping[str, Any]], after: State,
+        changes: Mapping[int, SeatClock],
+    ) -> None:
+        """The rows of one submission of several steps in one transaction: all are committed or none."""
+        try:
+            async with self.db.write() as session:
+                if live.seats[seat].playing:
+                    await rows.hold_person(session, live.id, seat)
+                for row in steps:
+                    await rows.append_move(session, row)
+                await rows.write_clocks(session, live.id, changes, live.seats)
+                if after.is_over:
+                    await rows.end_game(session, live.id)
+        except (IntegrityError, rows.Stale) as error:
+            fresh = await self.cache.load(live.id, refresh=True)
+            raise StaleSeq(live.seq, fresh.seq) from error
+        except rows.SeatGone as error:
+            await self.cache.load(live.id, refresh=True)
+            raise Forbidden("left", f"your seat at table {live.id} was taken over: you cannot play on") from error
+
     async def _append_plain(self, move: PlainMove) -> None:
         outcome = await self._group_commit.append(move)
         if outcome == "gone":
             raise rows.SeatGone
         if outcome == "stale":
             raise rows.Stale
+
+
+def check_turn(live: Live, seat: int, seq: int) -> None:
+    """Refuse a move (or a list of steps) of ``seat`` made at ``seq`` unless the table plays, is at ``seq``
+    and waits for ``seat``."""
+    if seq < live.seq:  # the mover saw an older state (also when the game has ended since, e.g. by the
+        raise StaleSeq(seq, live.seq)  # other process's move just carried here by the hub)
+    if live.status != "playing":
+        raise Conflict("not-playing", f"table {live.id} is {live.status}: moves are taken only while it plays")
+    if seq != live.seq:
+        raise StaleSeq(seq, live.seq)
+    if seat not in live.state.seats_to_act():
+        acting = ", ".join(map(str, live.state.seats_to_act()))
+        raise Forbidden("not-your-turn", f"it is not seat {seat}'s turn; seats to act: {acting}")

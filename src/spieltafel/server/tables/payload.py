@@ -3,10 +3,10 @@ its legal moves and the clocks. Nothing here reads the database; nothing else bu
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from spieltafel.core import get_game, kit_of
+from spieltafel.core import State, get_game, kit_of
 from spieltafel.server.tables import clocks
 from spieltafel.server.tables.live import Live
 
@@ -17,12 +17,35 @@ def labeller(game: str) -> Callable[[str], str]:
     return lambda notation: words.action_label(notation, lambda text: text)
 
 
+def notations(state: State, seat: int, actions: Sequence[int]) -> list[str]:
+    """The notations of ``actions`` played in a row from ``state`` (each read in the position it meets)."""
+    position = state.clone()
+    found = []
+    for action in actions:
+        found.append(position.action_text(seat, action))
+        position.step(seat, action)
+    return found
+
+
+def gestures_of(game: str, state: State, seat: int) -> list[dict[str, Any]]:
+    """The gestures of ``seat`` (to act) in ``state`` as the state message carries them."""
+    module = kit_of(get_game(game)).gestures_module()
+    if module is None:
+        return []
+    return [
+        {"target": g.target, "notation": g.notation, "actions": list(g.actions),
+         "notations": notations(state, seat, g.actions)}
+        for g in module.gestures(state, seat)
+    ]
+
+
 class Payloads:
     """Builds the state message of a seat; keeps each game's labeller."""
 
     def __init__(self, now_ms: Callable[[], int]) -> None:
         self.now_ms = now_ms
         self._labels: dict[str, Callable[[str], str]] = {}
+        self._gestures: dict[tuple[int, int, int], list[dict[str, Any]]] = {}
 
     def for_seat(self, live: Live, seat: int | None) -> dict[str, Any]:
         """What ``seat`` (None: a spectator) sees: its view, its legal moves with labels, the events of the
@@ -41,6 +64,7 @@ class Payloads:
             "clocks": self.clocks(live) if started else None,
             "seats": [s.public(n) for n, s in enumerate(live.seats)],
             "undo": self.takebacks(live, seat),
+            "gestures": self.gestures(live, seat),
         }
 
     @staticmethod
@@ -62,6 +86,21 @@ class Payloads:
             notation = live.state.action_text(seat, action)
             legal.append({"action": action, "notation": notation, "label": label(notation)})
         return legal
+
+    def gestures(self, live: Live, seat: int | None) -> list[dict[str, Any]]:
+        """The seat's gestures now (its game's kit, :mod:`spieltafel.core.gestures`): a target that stands for
+        several of its actions in a row; found on copies of the state from the seat's own legal actions.
+        Kept per table, ``seq`` and seat (every watcher's message of a move asks again)."""
+        if seat is None or seat not in live.to_act() or live.status != "playing":
+            return []
+        key = (live.id, live.seq, seat)
+        found = self._gestures.get(key)
+        if found is None:
+            found = gestures_of(live.game, live.state, seat)
+            if len(self._gestures) > 512:
+                self._gestures.clear()
+            self._gestures[key] = found
+        return [{**g, "actions": list(g["actions"]), "notations": list(g["notations"])} for g in found]
 
     def clocks(self, live: Live) -> dict[str, Any] | None:
         """The time left per seat now (null for seats without a clock) and whose clock runs."""

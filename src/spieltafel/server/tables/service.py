@@ -318,8 +318,11 @@ class TableService:
         return await self.results.finish_due()
 
     # -- playing -------------------------------------------------------------------------------
-    async def move(self, account: Account | None, table_id: int, seq: int, action: int | str) -> int:
-        """Play ``action`` for the caller's seat at ``seq``; returns the new ``seq`` once committed."""
+    async def move(
+        self, account: Account | None, table_id: int, seq: int, action: int | str | Sequence[int | str]
+    ) -> int:
+        """Play ``action`` for the caller's seat at ``seq`` (a list: its steps in a row, all or none, as
+        :meth:`MoveWriter.submit_steps`); returns the new ``seq`` once committed."""
         if account is None:
             raise Unauthenticated("signed-out", "sign in (session cookie or Bearer token) to play")
         async with self.cache.lock(table_id):
@@ -330,7 +333,9 @@ class TableService:
                     raise Forbidden("left", f"you left table {table_id} (or your time ran out): you cannot play on")
                 raise Forbidden("not-seated", f"you do not sit at table {table_id}: spectators cannot move")
             if not await self.leavers.overdue(live, seat):
-                return await self.writer.submit(live, seat, seq, action)
+                if isinstance(action, (int, str)):
+                    return await self.writer.submit(live, seat, seq, action)
+                return await self.writer.submit_steps(live, seat, seq, action)
             live = await self.cache.load(table_id, refresh=True)
         self.changed(live)
         raise Conflict("time-out", f"your time at table {table_id} ran out before this move arrived")

@@ -1,4 +1,5 @@
-"""The account page: change the password (every session ends), make, list and revoke personal tokens.
+"""The account page: change the password (every session ends), make, list and revoke personal tokens, and
+"Ask before each move" at the table (docs/play.md).
 
 A new token is shown once, on the page that made it; the list shows only numbers and dates."""
 
@@ -7,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
 from spieltafel.server.accounts.auth import start_session
 from spieltafel.server.errors import Forbidden, ServiceError
@@ -31,7 +32,8 @@ async def page(request: Request, status: int = 200, **context: Any) -> Response:
     values = {
         "tokens": tokens, "error": None, "done": None, "new_token": None, "delete_error": None,
         "email": await notifier.email_of(me), "mail_enabled": notifier.enabled,
-        "verified": await notifier.verified(me), **context,
+        "verified": await notifier.verified(me), "confirm_moves": await _accounts(request).confirm_moves(me),
+        **context,
     }
     return render(request, "account.html", values, status=status)
 
@@ -75,6 +77,27 @@ async def set_email(request: Request) -> Response:
         error = gettext_of(request)("That does not look like an e-mail address.")
         return await page(request, 422, error=error)
     return RedirectResponse("/account?email=1", status_code=303)
+
+
+@router.post("/account/confirm-moves", response_class=HTMLResponse)
+async def set_confirm_moves(request: Request) -> Response:
+    """"Ask before each move" (field ``confirm_moves``: ``on`` or ``off``), from the account page's form or
+    the table page's toggle (which asks for JSON); anything else is refused and changes nothing."""
+    me = account_of(request)
+    wants_json = "application/json" in request.headers.get("accept", "")
+    choice = form_of(request).get("confirm_moves", "")
+    if me is None:
+        if wants_json:
+            return JSONResponse({"error": "signed-out"}, status_code=401)
+        return await page(request)
+    if choice not in ("on", "off"):
+        if wants_json:
+            return JSONResponse({"error": "invalid", "allowed": ["on", "off"]}, status_code=422)
+        return await page(request, 422, error=gettext_of(request)("Choose on or off."))
+    await _accounts(request).set_confirm_moves(me, choice == "on")
+    if wants_json:
+        return JSONResponse({"confirm_moves": choice == "on"})
+    return RedirectResponse("/account?confirm=1", status_code=303)
 
 
 @router.post("/account/tokens", response_class=HTMLResponse)

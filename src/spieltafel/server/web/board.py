@@ -52,12 +52,43 @@ def render_board(
     seat: int | None,
     legal: Sequence[tuple[int, str]],
     gettext: Callable[[str], str],
+    gestures: Sequence[tuple[int, str, str]] = (),
 ) -> str | None:
-    """The SVG board of ``game`` (its kit's ``board``), or None when the game has none."""
+    """The SVG board of ``game`` (its kit's ``board``), or None when the game has none. ``gestures``
+    (index, target, label) go to a board whose game offers gestures (``render_board(..., gestures=)``)."""
     kit = _kit(game)
     if kit is None or kit.board is None:
         return None
-    return kit.board_module().render_board(view, seat, list(legal), gettext)
+    board: Any = kit.board_module()
+    if gestures and kit.gestures is not None:
+        return str(board.render_board(view, seat, list(legal), gettext, gestures=list(gestures)))
+    return str(board.render_board(view, seat, list(legal), gettext))
+
+
+def gesture_marks(
+    game: str, gestures: Sequence[Any], gettext: Callable[[str], str]
+) -> list[tuple[int, str, str]]:
+    """Put a ``label`` on each of a state message's gestures; the board's marks ``(index, target, label)``."""
+    marks: list[tuple[int, str, str]] = []
+    for index, gesture in enumerate(gestures):
+        if isinstance(gesture, MutableMapping):
+            gesture["label"] = gesture_label(game, gesture, gettext)
+            marks.append((index, str(gesture.get("target", "")), gesture["label"]))
+    return marks
+
+
+def gesture_label(game: str, gesture: Mapping[str, Any], gettext: Callable[[str], str]) -> str:
+    """A gesture in words: the game's words module's ``gesture_label(notation, gettext)``, else (or when it
+    fails) its steps' labels in order."""
+    kit = _kit(game)
+    module = kit.module(kit.words) if kit is not None and kit.words is not None else None
+    say = getattr(module, "gesture_label", None)
+    if say is not None and gesture.get("notation"):
+        try:
+            return str(say(str(gesture["notation"]), gettext))
+        except Exception:  # words are a courtesy: never let them fail a state message
+            log.exception("gesture_label failed for %s", game)
+    return " → ".join(action_label(game, str(n), gettext) for n in gesture.get("notations") or [])
 
 
 def action_label(game: str, notation: str, gettext: Callable[[str], str]) -> str:
@@ -94,16 +125,17 @@ def decorate(payload: MutableMapping[str, Any], context: Any) -> None:
 
 def present(payload: MutableMapping[str, Any], game: str, seat: int | None, lang: str) -> None:
     """The one presenter of a seat's state message, for the socket and the table page alike: a ``label``
-    on every legal action, the ``board`` (SVG, None when the game has none or it failed), the events in
+    on every legal action and gesture, the ``board`` (SVG, None when the game has none or it failed), the events in
     words (``texts``), the seats that have chosen in secret (``chosen``), all in ``lang``."""
     gettext = i18n.gettext_for(lang)
     legal = payload.get("legal") or []
     for item in legal:
         if isinstance(item, MutableMapping):
             item["label"] = action_label(game, str(item.get("notation", "")), gettext)
+    marks = gesture_marks(game, payload.get("gestures") or [], gettext)
     view = payload.get("view") or {}
     try:
-        payload["board"] = render_board(game, view, seat, legal_pairs(legal), gettext)
+        payload["board"] = render_board(game, view, seat, legal_pairs(legal), gettext, marks)
     except Exception:
         log.exception("render_board failed for %s", game)
         payload["board"] = None

@@ -36,7 +36,7 @@ from spieltafel.server.services import Services, services_of
 from spieltafel.server.tables.live import OFFERED_BOTS as BOT_LEVELS
 from spieltafel.server.web import board, i18n
 from spieltafel.server.web.security import SESSION_COOKIE, form_of, is_page
-from spieltafel.server.web.templating import account_of, gettext_of, language_of, number_refused, render
+from spieltafel.server.web.templating import account_of, csrf_token_of, gettext_of, language_of, number_refused, render
 
 router = APIRouter(include_in_schema=False)
 
@@ -674,7 +674,11 @@ async def table_page(request: Request, table_id: TableNumber) -> Response:
         "clocks": state.get("clocks"),
         "gone": [s.get("gone") for s in table.get("seats") or []],
         "hints": bool(table.get("hints_allowed")) and seat is not None,
+        "gestures": [{k: g[k] for k in ("actions", "label", "notation")} for g in state.get("gestures") or []],
     }
+    if me is not None and seat is not None:  # "Ask before each move" is the account's; a guest's is the browser's
+        config["confirm"] = await _services(request).accounts.confirm_moves(me)
+        config["csrf"] = csrf_token_of(request)
     context["config_json"] = json.dumps(config, ensure_ascii=True).replace("<", "\\u003c")
     return render(request, "table.html", context)
 

@@ -16,7 +16,7 @@ const small = window.matchMedia("(pointer: coarse), (max-width: 640px)");  // si
 const shown = new WeakMap();  // frame → the targets it last scrolled to
 
 function targetsOf(svg) {
-  return [...svg.querySelectorAll("[data-action], [data-actions]")];
+  return [...svg.querySelectorAll("[data-action], [data-actions], [data-gestures]")];
 }
 
 function pad(svg) {
@@ -48,7 +48,7 @@ function pad(svg) {
 // half as many already (a move within the turn does not make the board jump).
 function scrollToTargets(frame, svg) {
   const targets = targetsOf(svg);
-  const key = targets.map((t) => t.dataset.action || t.dataset.actions).join("|");
+  const key = targets.map((t) => t.dataset.action || t.dataset.actions || `g${t.dataset.gestures}`).join("|");
   if (!targets.length || shown.get(frame) === key) return;
   shown.set(frame, key);
   const view = frame.clientWidth;

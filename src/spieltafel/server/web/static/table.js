@@ -3,6 +3,8 @@
 // "board": the SVG, "legal" with labels, "texts": the events in words, added for ?board=svg&lang=..),
 // the page sends {"type": "move", "seq", "action"}; refusals come back as {"type": "error", "code"}.
 // Board elements with data-action="<i>" are one move; data-target + data-actions="<i> <j>" open a chooser.
+// data-gestures="<k> <l>" stand for the state's gestures[k] (several actions in a row, e.g. Niagara's canoe to
+// its destination): one is sent at once as {"type": "move", "seq", "actions": [...]}, several open the chooser.
 // Chat: {"type": "chat", "messages": [...]} comes in (all on connect, then each new one), the page sends
 // {"type": "chat", "text"}; messages are shown as text only (textContent), never as markup.
 // Clocks: "clocks" in a state gives each seat's remaining_ms at the server's now_ms; running ones tick here.
@@ -78,6 +80,7 @@ class TablePage {
     this.seq = config.seq;
     this.seat = config.seat;
     this.legal = new Map();
+    this.gestures = config.gestures || [];
     this.toAct = [];
     this.busy = false;
     this.socket = null;
@@ -91,7 +94,9 @@ class TablePage {
     this.sound = new TurnSound(this.config.pace === "live" && this.seat !== null && this.seat !== undefined, this.texts);
     this.wasMyTurn = null;
     this.undoCount = $("undo-button") && !$("undo-button").hidden ? 1 : 0;
-    this.askFirst = readChoice(CONFIRM_KEY) === "on";  // off by default: a move can be taken back (docs/play.md)
+    // Off by default: a move can be taken back (docs/play.md). A signed-in player's choice is on the account
+    // (config.confirm, the same on every device); a guest's is remembered in this browser.
+    this.askFirst = typeof config.confirm === "boolean" ? config.confirm : readChoice(CONFIRM_KEY) === "on";
     this.focusIndex = 0;
     this.hinting = false;
     this.hintShown = null;
@@ -145,7 +150,7 @@ class TablePage {
 
   bind() {
     const activate = (event) => {
-      const target = event.target.closest("[data-action], [data-actions]");
+      const target = event.target.closest("[data-action], [data-actions], [data-gestures]");
       if (!target || !(this.board.contains(target) || $("move-list").contains(target))) return false;
       event.preventDefault();
       this.choose(target);
@@ -165,8 +170,9 @@ class TablePage {
     $("confirm-no").addEventListener("click", () => this.cancel());
     $("chooser-cancel").addEventListener("click", () => this.cancel());
     $("chooser-list").addEventListener("click", (event) => {
-      const button = event.target.closest("button[data-choice]");
-      if (button) this.ask(Number(button.dataset.choice));  // confirmed too where the player asks first
+      const button = event.target.closest("button[data-choice], button[data-gesture]");
+      if (button && button.dataset.gesture !== undefined) this.askGesture(Number(button.dataset.gesture));
+      else if (button) this.ask(Number(button.dataset.choice));  // confirmed too where the player asks first
     });
     document.addEventListener("keydown", (event) => {
       if (event.key === "Escape" && (!$("confirm-bar").hidden || !$("chooser").hidden)) this.cancel();
@@ -192,12 +198,44 @@ class TablePage {
       toggle.addEventListener("change", () => {
         this.askFirst = toggle.checked;
         storeChoice(CONFIRM_KEY, toggle.checked ? "on" : "off");
+        if (typeof this.config.confirm === "boolean") this.saveConfirm(toggle.checked);
       });
     }
   }
 
   label(action) {
     return this.legal.get(action) || String(action);
+  }
+
+  // The account remembers "Ask before each move" (POST /account/confirm-moves, the page's session).
+  async saveConfirm(on) {
+    const body = new URLSearchParams({ confirm_moves: on ? "on" : "off" });
+    try {
+      const response = await fetch("/account/confirm-moves", {
+        method: "POST", body, credentials: "same-origin",
+        headers: { Accept: "application/json", "X-CSRF-Token": this.config.csrf || "" },
+      });
+      document.body.dataset.confirmSaved = response.ok ? "yes" : "no";
+    } catch (e) {
+      document.body.dataset.confirmSaved = "no";  // kept in this browser meanwhile
+    }
+  }
+
+  openChooser(entries) {
+    const list = $("chooser-list");
+    list.replaceChildren();
+    for (const [key, value, text] of entries) {
+      const item = document.createElement("li");
+      const button = document.createElement("button");
+      button.type = "button";
+      button.dataset[key] = String(value);
+      button.textContent = text;
+      item.append(button);
+      list.append(item);
+    }
+    $("confirm-bar").hidden = true;
+    $("chooser").hidden = false;
+    list.querySelector("button").focus();
   }
 
   choose(target) {
@@ -208,25 +246,17 @@ class TablePage {
     const index = this.targets().indexOf(target);
     if (index >= 0) this.focusIndex = index;
     target.classList.add("selected");
+    if (target.hasAttribute("data-gestures")) {
+      const found = target.getAttribute("data-gestures").trim().split(/\s+/).map(Number).filter((k) => this.gestures[k]);
+      if (found.length === 1) return this.askGesture(found[0]);
+      if (found.length === 0) return;
+      return this.openChooser(found.map((k) => ["gesture", k, this.gestures[k].label || this.gestures[k].notation]));
+    }
     if (target.hasAttribute("data-actions")) {
       const actions = target.getAttribute("data-actions").trim().split(/\s+/).map(Number).filter((a) => this.legal.has(a));
       if (actions.length === 1) return this.ask(actions[0]);
       if (actions.length === 0) return;
-      const list = $("chooser-list");
-      list.replaceChildren();
-      for (const action of actions) {
-        const item = document.createElement("li");
-        const button = document.createElement("button");
-        button.type = "button";
-        button.dataset.choice = String(action);
-        button.textContent = this.label(action);
-        item.append(button);
-        list.append(item);
-      }
-      $("confirm-bar").hidden = true;
-      $("chooser").hidden = false;
-      list.querySelector("button").focus();
-      return;
+      return this.openChooser(actions.map((a) => ["choice", a, this.label(a)]));
     }
     const action = Number(target.getAttribute("data-action"));
     if (this.legal.has(action)) this.ask(action);
@@ -234,7 +264,7 @@ class TablePage {
 
   // The board's targets in document order; arrows move between them, the focus comes back after a move.
   targets() {
-    return [...this.board.querySelectorAll("[data-action], [data-actions]")];
+    return [...this.board.querySelectorAll("[data-action], [data-actions], [data-gestures]")];
   }
 
   moveFocus(step) {
@@ -266,7 +296,9 @@ class TablePage {
     this.busy = true;
     document.body.classList.add("busy");
     this.setConnection(this.texts.sending);
-    this.socket.send(JSON.stringify({ type: "undo", seq: this.seq }));
+    // Right after this page's gesture, one U takes back all its steps (as far as the turn allows).
+    const gesture = this.gestureUndo && this.gestureUndo.seq === this.seq ? this.gestureUndo.steps : 1;
+    this.socket.send(JSON.stringify({ type: "undo", seq: this.seq, steps: Math.max(1, Math.min(gesture, this.undoCount)) }));
   }
 
   // -- hints ---------------------------------------------------------------------------------------
@@ -362,10 +394,20 @@ class TablePage {
   }
 
   ask(action) {
-    if (!this.askFirst) { this.send(action); return; }  // one click per move unless the player asks first
-    this.pending = action;
+    this.askMove({ action }, this.label(action));
+  }
+
+  askGesture(index) {
+    const gesture = this.gestures[index];
+    if (gesture) this.askMove({ actions: gesture.actions.map(Number) }, gesture.label || gesture.notation);
+  }
+
+  // move: {action} (one) or {actions} (a gesture's steps, all or none)
+  askMove(move, text) {
+    if (!this.askFirst) { this.send(move); return; }  // one click per move unless the player asks first
+    this.pending = move;
     $("chooser").hidden = true;
-    $("confirm-text").textContent = `${this.label(action)} — ${this.texts.confirm_question || ""}`;
+    $("confirm-text").textContent = `${text} — ${this.texts.confirm_question || ""}`;
     $("confirm-bar").hidden = false;
     $("confirm-yes").focus();
   }
@@ -386,7 +428,8 @@ class TablePage {
     for (const node of this.board.querySelectorAll(".selected")) node.classList.remove("selected");
   }
 
-  send(action) {
+  send(move) {
+    if (typeof move === "number") move = { action: move };
     if (document.body.classList.contains("offline")) {
       this.showError(this.texts.reconnecting);
       return;
@@ -401,7 +444,8 @@ class TablePage {
     this.busy = true;
     document.body.classList.add("busy");
     this.setConnection(this.texts.sending);
-    this.socket.send(JSON.stringify({ type: "move", seq: this.seq, action }));
+    this.sentGesture = move.actions ? { from: this.seq, steps: move.actions.length } : null;
+    this.socket.send(JSON.stringify({ type: "move", seq: this.seq, ...move }));
   }
 
   // -- the connection ------------------------------------------------------------------------------
@@ -470,6 +514,8 @@ class TablePage {
     this.clearSelection();
     this.showError(this.texts[message.code] || this.texts.error);
     document.body.dataset.refused = String(message.code);
+    $("chooser").hidden = true;
+    this.restoreFocus();  // back on the board (the chooser's entry just used is hidden now), never <body>
   }
 
   showError(text) {
@@ -482,6 +528,9 @@ class TablePage {
 
   update(state) {
     const newSeq = state.seq !== this.seq;
+    const sent = this.sentGesture;
+    if (newSeq) this.gestureUndo = sent && state.seq === sent.from + sent.steps ? { seq: state.seq, steps: sent.steps } : null;
+    if (newSeq) this.sentGesture = null;
     this.seq = state.seq;
     this.busy = false;
     document.body.classList.remove("busy");
@@ -493,6 +542,7 @@ class TablePage {
     }
     if (newSeq) { this.hideError(); this.cancelQuietly(); }
     this.legal = new Map((state.legal || []).map((item) => [Number(item.action), item.label || item.notation]));
+    this.gestures = state.gestures || [];
     const focusOnBoard = this.board.contains(document.activeElement);
     if (focusOnBoard) this.focusIndex = Math.max(0, this.targets().indexOf(document.activeElement));
     if (typeof state.board === "string") {
