@@ -235,5 +235,7 @@ def test_the_game_over_page_breaks_niagaras_scores_down(client: TestClient) -> N
         assert time.monotonic() < deadline, "the bots' game did not end"
         time.sleep(0.2)
     html = html_lib.unescape(page(client, f"/tables/{table_id}", "de").text)
-    assert "<th scope=\"col\">Im Einzelnen</th>" in html and html.count("Edelsteinwert ") == 3
+    assert '<th scope="col" class="breakdown">Im Einzelnen</th>' in html
+    cells = re.findall(r'<td class="breakdown">(.*?)</td>', html, re.S)  # the column (a phone shows it under the name)
+    assert len(cells) == 3 and all(cell.count("Edelsteinwert ") == 1 for cell in cells)
     assert "Ziel: " in html
