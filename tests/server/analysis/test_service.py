@@ -123,10 +123,11 @@ async def test_the_analysis_page_shows_progress_then_a_chart_per_player_in_three
         assert chart in text and marks in text and "<script" not in text.split("</header>")[-1].split("<footer")[0]
         assert text.count("<svg class=\"analysis-chart\"") == 1 and "<polyline" in text
         assert text.count('class="analysis-point') == len(searched)
-        for d in searched:
-            assert f'href="/tables/{table_id}/replay?step={d["number"] - 1}&amp;as=0"' in text
+        for d in searched:  # each point takes the replay beside the chart to its decision
+            assert f'href="/tables/{table_id}/analysis?step={d["number"] - 1}&amp;as=0#analysis-replay"' in text
         for d in (d for d in searched if d["mark"]):
-            assert f"<code>{d['played']}</code> {d['mark']}" in text
+            assert f"<code>{d['played']}</code> <strong class=\"analysis-mark\">{d['mark']}</strong>" in text
+        assert 'id="analysis-replay"' in text and "/replay?step=" in text  # and from there to the replay page
         assert 'http-equiv="refresh"' not in text
     over = await quick.get(f"/tables/{table_id}", headers=alice.headers)
     assert f'href="/tables/{table_id}/analysis"' in over.text
