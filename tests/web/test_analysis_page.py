@@ -25,6 +25,8 @@ ITERATIONS = 10
 """The site's search budget per decision in this test (the default is 1,000)."""
 
 GAMES = {"iquazu": 2, "haleakala": 2, "niagara": 3}
+SAME_ON_BOARDS = {"nautilus"}
+"""Words of the boards the catalogs spell as English does (Haleakala's shell, ``haleakala.po`` in nl)."""
 
 
 @pytest.fixture(scope="module")
@@ -157,6 +159,7 @@ def test_the_analysis_of_a_finished_game_in_the_browser(tiny: Server, browser: A
         page.wait_for_selector(f"html[lang={lang}]")
         texts = _scanned_texts(page.content()) - {name}  # the person's name stays as it is
         problems += [f"{lang}: raw {t!r}" for t in sorted(texts) if RAW_TEMPLATE.search(t)]
-        problems += [f"{lang}: {t!r}" for t in sorted(_same_as_english(english, texts, lang) - SAME_WORDS)]
+        same = _same_as_english(english, texts, lang) - SAME_WORDS - SAME_ON_BOARDS
+        problems += [f"{lang}: {t!r}" for t in sorted(same)]
     assert not problems, "\n".join(problems)
     page.context.close()
