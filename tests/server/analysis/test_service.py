@@ -139,3 +139,32 @@ async def test_the_page_of_a_running_game_refuses_an_analysis(quick: httpx.Async
     running = (await quick.post("/api/tables", json=body, headers=bob.headers)).json()["id"]
     page = await quick.get(f"/tables/{running}/analysis")
     assert page.status_code == 409
+
+
+async def test_the_workers_analyse_at_most_at_once_games_at_a_time(tmp_path: Path) -> None:
+    """``analysis_at_once`` = 1: a second game's analysis waits (running, nothing done) until the first is
+    kept; with 2 both move at the same time."""
+    for at_once in (1, 2):
+        async with fresh_database() as url, redis_keys(TEST_REDIS_URL) as prefix:
+            settings = settings_for(tmp_path / str(at_once), url, prefix).model_copy(update={
+                "analysis_iterations": 60, "analysis_at_once": at_once, "bot_workers": 2,
+                "rate_limits": {"moves": "100000/minute", "accounts": "1000/minute"}})
+            application: FastAPI = create_app(settings)
+            async with application.router.lifespan_context(application):
+                transport = httpx.ASGITransport(app=application)
+                async with httpx.AsyncClient(transport=transport, base_url="http://test") as http:
+                    first, alice = await finished_table(http, "haleakala")
+                    second, _ = await finished_table(http, "haleakala")
+                    for table_id in (first, second):
+                        started = await http.post(f"/api/tables/{table_id}/analysis", headers=alice.headers)
+                        assert started.status_code == 200, started.text
+                    together = False
+                    for _ in range(6000):
+                        a, b = [(await http.get(f"/api/tables/{t}/analysis")).json() for t in (first, second)]
+                        if a["status"] == b["status"] == "running" and a["done"] and b["done"]:
+                            together = True
+                        if a["status"] == b["status"] == "done":
+                            break
+                        await asyncio.sleep(0.02)
+                    assert a["status"] == b["status"] == "done"
+                    assert together is (at_once == 2), (at_once, together)
