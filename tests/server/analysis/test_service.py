@@ -131,6 +131,14 @@ async def test_the_analysis_page_shows_progress_then_a_chart_per_player_in_three
         assert 'http-equiv="refresh"' not in text
     over = await quick.get(f"/tables/{table_id}", headers=alice.headers)
     assert f'href="/tables/{table_id}/analysis"' in over.text
+    # the replay beside the chart: a step past the end shows the end; a step or seat that is no number in
+    # range is refused, saying what is allowed
+    end = await quick.get(f"/tables/{table_id}/analysis?step=1000000&as=1")
+    assert end.status_code == 200 and "The end of the game" in end.text and 'data-seat="1"' in end.text
+    for query in ("step=x", "step=-1", "step=%C2%B2", "step=99999999", "as=2", "as=all", "as=-0"):
+        refused = await quick.get(f"/tables/{table_id}/analysis?{query}")
+        assert refused.status_code == 422, (query, refused.status_code)
+        assert "must be a whole number from 0 to" in refused.text, query
 
 
 async def test_the_page_of_a_running_game_refuses_an_analysis(quick: httpx.AsyncClient) -> None:
