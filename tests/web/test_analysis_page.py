@@ -136,6 +136,7 @@ def test_the_analysis_of_a_finished_game_in_the_browser(tiny: Server, browser: A
     page.goto(tiny.url + href)
     assert page.locator("#analysis-replay").get_attribute("data-move") == str(target["number"])
     assert not page.csp_errors, page.csp_errors
+    page.evaluate("() => window.scrollTo(0, 0)")  # the picture from the page's top: heading, chart, replay
     shoot(page, shots, f"analysis-{game}")
 
     # a stranger gets nothing of a private table: not the page, not the JSON, not a start
