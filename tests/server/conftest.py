@@ -3,21 +3,19 @@ database and Redis, see ``backing.py``), an httpx client on it, and people with 
 
 from __future__ import annotations
 
-import socket
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import httpx
 import pytest
-from aiosmtpd.controller import Controller
 from fastapi import FastAPI
+from mail_sink import Sink, smtp_sink
 
 from spieltafel.server.app import create_app
 from spieltafel.server.settings import Settings
 
 from .backing import TEST_REDIS_URL, fresh_database, redis_keys
 from .backing import redis_prefix as unique_prefix
-from .mail import Sink
 
 
 @pytest.fixture
@@ -56,13 +54,6 @@ async def db_url() -> AsyncIterator[str | None]:
 
 @pytest.fixture
 def sink() -> Iterator[tuple[Sink, int]]:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    handler = Sink()
-    controller = Controller(handler, hostname="127.0.0.1", port=port)
-    controller.start()
-    try:
-        yield handler, port
-    finally:
-        controller.stop()
+    """An SMTP sink (``mail_sink.smtp_sink``) and its port."""
+    with smtp_sink() as running:
+        yield running

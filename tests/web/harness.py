@@ -45,16 +45,18 @@ def screenshot_dir(default: Path) -> Path:
 class Server:
     """``spieltafel serve --port 0`` in a fresh data folder; ``url`` is what it prints."""
 
-    def __init__(self, python: str = sys.executable) -> None:
+    def __init__(self, python: str = sys.executable, env: dict[str, str] | None = None) -> None:
         """``python``: the interpreter whose Spieltafel serves (another environment's, for a game installed
-        only there)."""
+        only there); ``env``: more environment (site settings, ``SPIELTAFEL_...``)."""
         self.data = Path(tempfile.mkdtemp(prefix="spieltafel-web-"))
         script = Path(sys.executable).with_name("spieltafel")
         command = [str(script)] if script.exists() and python == sys.executable else [python, "-m", "spieltafel.cli"]
         # Every browser of the suite signs up from 127.0.0.1: more than the default 10 new accounts a minute
         # per address on a fast machine. The limits themselves are tested in tests/server/test_rate_limits.py.
         limits = '{"accounts": "1000/minute;10000/hour"}'
-        env = dict(os.environ, SPIELTAFEL_BOT_WORKERS="1", PYTHONUNBUFFERED="1", SPIELTAFEL_RATE_LIMITS=limits)
+        env = dict(os.environ, SPIELTAFEL_BOT_WORKERS="1", PYTHONUNBUFFERED="1", SPIELTAFEL_RATE_LIMITS=limits) | (
+            env or {}
+        )
         self.process = subprocess.Popen(
             [*command, "serve", "--host", "127.0.0.1", "--port", "0", "--data", str(self.data), "--bot-workers", "1"],
             stdout=subprocess.PIPE,

@@ -6,39 +6,16 @@ page; the pages in German and Dutch."""
 from __future__ import annotations
 
 import json
-import os
 import re
-import socket
 import time
 from collections.abc import Iterator
-from email import message_from_bytes
-from email.message import Message
 from pathlib import Path
 from typing import Any
-from unittest import mock
 
 import pytest
-from aiosmtpd.controller import Controller
+from mail_sink import Sink, body_of, smtp_sink
 
 from .harness import Server, new_person, sign_up
-
-
-class Sink:
-    """An SMTP server that keeps every message it receives."""
-
-    def __init__(self) -> None:
-        self.messages: list[Message] = []
-
-    async def handle_DATA(self, _server: Any, _session: Any, envelope: Any) -> str:
-        self.messages.append(message_from_bytes(envelope.content))
-        return "250 OK"
-
-
-def body_of(mail: Message) -> str:
-    payload = mail.get_payload(decode=True)
-    assert isinstance(payload, bytes)
-    return payload.decode()
-
 
 LINK = re.compile(r"(/(?:password/reset|account/verify)\?link=\S+)")
 NEW_PASSWORD = "a brand new secret 31"
@@ -48,20 +25,13 @@ NEW_PASSWORD = "a brand new secret 31"
 def mail_site(server: Server) -> Iterator[tuple[Server, Sink]]:
     """A server of its own whose mail goes to the sink (``server``: only to check for the browser first).
     No public_url: the links in the mails are paths on the site."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    sink = Sink()
-    controller = Controller(sink, hostname="127.0.0.1", port=port)
-    controller.start()
-    smtp = {"SPIELTAFEL_SMTP_HOST": "127.0.0.1", "SPIELTAFEL_SMTP_PORT": str(port), "SPIELTAFEL_SMTP_SECURITY": "none"}
-    with mock.patch.dict(os.environ, smtp):
-        site = Server()
-    try:
-        yield site, sink
-    finally:
-        site.stop()
-        controller.stop()
+    with smtp_sink() as (sink, port):
+        site = Server(env={"SPIELTAFEL_SMTP_HOST": "127.0.0.1", "SPIELTAFEL_SMTP_PORT": str(port),
+                           "SPIELTAFEL_SMTP_SECURITY": "none"})
+        try:
+            yield site, sink
+        finally:
+            site.stop()
 
 
 def mailed_path(sink: Sink, count: int) -> str:

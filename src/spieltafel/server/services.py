@@ -178,7 +178,9 @@ async def open_services(settings: Settings, now_ms: Callable[[], int] | None = N
     recovery = Recovery(site.db, settings, accounts, notifier, site.tables.now_ms)
     account_data = AccountData(site.db, accounts, site.tables)
     quickplay = QuickPlay(site.db, site.tables.now_ms, site.tables.announce)
-    analyses = AnalysisService(site.db, site.tables, site.bots, settings.analysis_iterations, site.tables.now_ms)
+    analyses = AnalysisService(
+        site.db, site.tables, site.bots, settings.analysis_iterations, site.tables.now_ms, settings.analysis_at_once
+    )
     moderation = ModerationService(site.db, accounts, site.tables)
     hints = HintService(site.db, site.tables, site.bots, settings.hint_seconds, settings.hint_iterations)
     return Services(

@@ -48,6 +48,11 @@ class Settings(BaseSettings):
     hint_iterations: int | None = Field(
         default=None, ge=1, le=100_000, description="an iteration cap per hint as well (none: the time alone)"
     )
+    analysis_at_once: int = Field(
+        default=1, ge=1, le=64,
+        description="post-game analyses a server process computes at the same time (more wait their turn; "
+        "docs/performance.md: one keeps a bot worker free for the bots' moves)",
+    )
     recent_events: int = Field(default=16, ge=0, le=1000, description="events kept for the state's 'events'")
     secure_cookies: bool = Field(default=False, description="always mark cookies Secure (set behind HTTPS)")
     forwarded_allow_ips: str = Field(

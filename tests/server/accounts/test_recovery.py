@@ -18,6 +18,7 @@ import httpx
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from mail_sink import Sink, body_of
 
 from spieltafel.server.accounts.auth import SESSION_COOKIE
 from spieltafel.server.app import create_app
@@ -27,7 +28,6 @@ from ..backing import fresh_database
 from ..clocked import FakeClock, mailing_server, new_table, smtp_settings
 from ..conftest import settings_for
 from ..helpers import PASSWORD, Person, person
-from ..mail import Sink, body_of
 from .test_sockets_follow_accounts import Player, assert_signed_out, first_move, seq_of
 
 pytestmark = pytest.mark.anyio

@@ -123,13 +123,22 @@ async def test_the_analysis_page_shows_progress_then_a_chart_per_player_in_three
         assert chart in text and marks in text and "<script" not in text.split("</header>")[-1].split("<footer")[0]
         assert text.count("<svg class=\"analysis-chart\"") == 1 and "<polyline" in text
         assert text.count('class="analysis-point') == len(searched)
-        for d in searched:
-            assert f'href="/tables/{table_id}/replay?step={d["number"] - 1}&amp;as=0"' in text
+        for d in searched:  # each point takes the replay beside the chart to its decision
+            assert f'href="/tables/{table_id}/analysis?step={d["number"] - 1}&amp;as=0#analysis-replay"' in text
         for d in (d for d in searched if d["mark"]):
-            assert f"<code>{d['played']}</code> {d['mark']}" in text
+            assert f"<code>{d['played']}</code> <strong class=\"analysis-mark\">{d['mark']}</strong>" in text
+        assert 'id="analysis-replay"' in text and "/replay?step=" in text  # and from there to the replay page
         assert 'http-equiv="refresh"' not in text
     over = await quick.get(f"/tables/{table_id}", headers=alice.headers)
     assert f'href="/tables/{table_id}/analysis"' in over.text
+    # the replay beside the chart: a step past the end shows the end; a step or seat that is no number in
+    # range is refused, saying what is allowed
+    end = await quick.get(f"/tables/{table_id}/analysis?step=1000000&as=1")
+    assert end.status_code == 200 and "The end of the game" in end.text and 'data-seat="1"' in end.text
+    for query in ("step=x", "step=-1", "step=%C2%B2", "step=99999999", "as=2", "as=all", "as=-0"):
+        refused = await quick.get(f"/tables/{table_id}/analysis?{query}")
+        assert refused.status_code == 422, (query, refused.status_code)
+        assert "must be a whole number from 0 to" in refused.text, query
 
 
 async def test_the_page_of_a_running_game_refuses_an_analysis(quick: httpx.AsyncClient) -> None:
@@ -138,3 +147,32 @@ async def test_the_page_of_a_running_game_refuses_an_analysis(quick: httpx.Async
     running = (await quick.post("/api/tables", json=body, headers=bob.headers)).json()["id"]
     page = await quick.get(f"/tables/{running}/analysis")
     assert page.status_code == 409
+
+
+async def test_the_workers_analyse_at_most_at_once_games_at_a_time(tmp_path: Path) -> None:
+    """``analysis_at_once`` = 1: a second game's analysis waits (running, nothing done) until the first is
+    kept; with 2 both move at the same time."""
+    for at_once in (1, 2):
+        async with fresh_database() as url, redis_keys(TEST_REDIS_URL) as prefix:
+            settings = settings_for(tmp_path / str(at_once), url, prefix).model_copy(update={
+                "analysis_iterations": 60, "analysis_at_once": at_once, "bot_workers": 2,
+                "rate_limits": {"moves": "100000/minute", "accounts": "1000/minute"}})
+            application: FastAPI = create_app(settings)
+            async with application.router.lifespan_context(application):
+                transport = httpx.ASGITransport(app=application)
+                async with httpx.AsyncClient(transport=transport, base_url="http://test") as http:
+                    first, alice = await finished_table(http, "haleakala")
+                    second, _ = await finished_table(http, "haleakala")
+                    for table_id in (first, second):
+                        started = await http.post(f"/api/tables/{table_id}/analysis", headers=alice.headers)
+                        assert started.status_code == 200, started.text
+                    together = False
+                    for _ in range(6000):
+                        a, b = [(await http.get(f"/api/tables/{t}/analysis")).json() for t in (first, second)]
+                        if a["status"] == b["status"] == "running" and a["done"] and b["done"]:
+                            together = True
+                        if a["status"] == b["status"] == "done":
+                            break
+                        await asyncio.sleep(0.02)
+                    assert a["status"] == b["status"] == "done"
+                    assert together is (at_once == 2), (at_once, together)

@@ -10,13 +10,13 @@ from pathlib import Path
 
 import httpx
 import pytest
+from mail_sink import Sink
 from sqlalchemy import func, select, update
 
 from spieltafel.server.db import AccountRow, Database, MoveRow, SeatRow
 
 from ..backing import drop_site_database, reachable_redis, redis_keys, site_database
 from ..helpers import Person, person
-from ..mail import Sink
 from ..processes import Server, Worker
 
 pytestmark = pytest.mark.anyio

@@ -9,11 +9,11 @@ from urllib.parse import unquote
 import httpx
 import pytest
 from fastapi import FastAPI
+from mail_sink import Sink, body_of
 
 from ..clocked import FakeClock, first_move, mailing_server, new_table, smtp_settings, state
 from ..conftest import settings_for
 from ..helpers import Person, person
-from ..mail import Sink, body_of
 
 pytestmark = pytest.mark.anyio
 WAIT_MS = 300_000  # mail_after_seconds, the default

@@ -50,14 +50,23 @@ class AnalysisService:
     """Starts, computes and reads the analyses of finished tables."""
 
     def __init__(
-        self, db: Database, tables: TableService, pool: BotPool | None, iterations: int, now_ms: Callable[[], int]
+        self,
+        db: Database,
+        tables: TableService,
+        pool: BotPool | None,
+        iterations: int,
+        now_ms: Callable[[], int],
+        at_once: int = 1,
     ) -> None:
+        """``at_once``: how many analyses this process computes at the same time (``settings.analysis_at_once``);
+        the others wait, shown as running with nothing done yet."""
         self.db = db
         self.tables = tables
         self.pool = pool
         self.iterations = iterations
         self.now_ms = now_ms
         self.running: dict[int, asyncio.Task[None]] = {}
+        self.slots = asyncio.Semaphore(at_once)
 
     async def read(self, table_id: int) -> AnalysisStatus:
         """The analysis of a table the caller may see (the gate has checked that)."""
@@ -103,7 +112,12 @@ class AnalysisService:
         return await self.read(table_id)
 
     async def compute(self, table_id: int, record: GameRecord, chosen: list[int], numbers: list[int]) -> None:
-        """Analyse the decisions part by part in the workers, noting the progress, and keep the result."""
+        """Analyse the decisions part by part in the workers, noting the progress, and keep the result (after
+        waiting for one of the ``at_once`` slots)."""
+        async with self.slots:
+            await self.compute_now(table_id, record, chosen, numbers)
+
+    async def compute_now(self, table_id: int, record: GameRecord, chosen: list[int], numbers: list[int]) -> None:
         started = time.perf_counter()
         text = record.model_dump_json()
         decisions: list[Decision] = []

@@ -67,6 +67,11 @@ class BotPool:
         context = multiprocessing.get_context("spawn")
         self._pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_lower_priority,
                                          initargs=(os.getpid(),))
+        # Every worker now, not on demand: the pool starts a process only when none is idle, so the second
+        # would start (seconds: a new interpreter importing the games) the first time one is busy, e.g. with
+        # a post-game analysis part, and a bot's move would wait for it (docs/performance.md).
+        for _ in range(workers):
+            self._pool.submit(os.getpid)
 
     async def choose(self, game: str, state: dict[str, Any], seat: int, level: str, seed: int) -> int:
         loop = asyncio.get_running_loop()

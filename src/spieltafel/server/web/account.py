@@ -5,6 +5,8 @@ A new token is shown once, on the page that made it; the list shows only numbers
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -38,6 +40,26 @@ async def page(request: Request, status: int = 200, **context: Any) -> Response:
     return render(request, "account.html", values, status=status)
 
 
+@dataclass(frozen=True, slots=True)
+class Posted:
+    """A form posted from the account page: who sent it, its fields, and ``gettext`` in the reader's language."""
+
+    me: Any
+    form: dict[str, str]
+    gettext: Callable[[str], str]
+
+    async def refused(self, request: Request, status: int, message: str, box: str = "error") -> Response:
+        """The account page again with ``message`` (already in the reader's words) in ``box`` (``error``: the
+        password and token box, ``delete_error``: the "Your data" box); nothing was changed."""
+        return await page(request, status, **{box: message})
+
+
+def posted(request: Request) -> Posted | None:
+    """The account page's form POST, or None when nobody is signed in (answer with :func:`page`: the sign-in)."""
+    me = account_of(request)
+    return None if me is None else Posted(me, form_of(request), gettext_of(request))
+
+
 @router.get("/account", response_class=HTMLResponse)
 async def account_page(request: Request) -> Response:
     return await page(request)
@@ -45,37 +67,34 @@ async def account_page(request: Request) -> Response:
 
 @router.post("/account/password", response_class=HTMLResponse)
 async def change_password(request: Request) -> Response:
-    me = account_of(request)
-    if me is None:
+    sent = posted(request)
+    if sent is None:
         return await page(request)
-    gettext = gettext_of(request)
-    form = form_of(request)
-    new = form.get("new", "")
-    if new != form.get("new2", ""):
-        return await page(request, 422, error=gettext("The two passwords differ."))
+    new = sent.form.get("new", "")
+    if new != sent.form.get("new2", ""):
+        return await sent.refused(request, 422, sent.gettext("The two passwords differ."))
     try:
-        await _accounts(request).change_password(me, form.get("current", ""), new)
+        await _accounts(request).change_password(sent.me, sent.form.get("current", ""), new)
     except Forbidden:
-        return await page(request, 403, error=gettext("The current password is wrong."))
+        return await sent.refused(request, 403, sent.gettext("The current password is wrong."))
     except ServiceError:
-        weak = gettext("That password is too common or too weak. Please choose another.")
-        return await page(request, 422, error=weak)
+        weak = sent.gettext("That password is too common or too weak. Please choose another.")
+        return await sent.refused(request, 422, weak)
     response = RedirectResponse("/account?changed=1", status_code=303)
-    await start_session(request, response, me)
+    await start_session(request, response, sent.me)
     return response
 
 
 @router.post("/account/email", response_class=HTMLResponse)
 async def set_email(request: Request) -> Response:
     """The address for 'your turn' e-mails of turn-based games (empty: none)."""
-    me = account_of(request)
-    if me is None:
+    sent = posted(request)
+    if sent is None:
         return await page(request)
     try:
-        await services_of(request).recovery.set_email(me, form_of(request).get("email", ""))
+        await services_of(request).recovery.set_email(sent.me, sent.form.get("email", ""))
     except ServiceError:
-        error = gettext_of(request)("That does not look like an e-mail address.")
-        return await page(request, 422, error=error)
+        return await sent.refused(request, 422, sent.gettext("That does not look like an e-mail address."))
     return RedirectResponse("/account?email=1", status_code=303)
 
 
@@ -111,12 +130,11 @@ async def create_token(request: Request) -> Response:
 
 @router.post("/account/tokens/{token_id}/revoke", response_class=HTMLResponse)
 async def revoke_token(request: Request, token_id: int) -> Response:
-    me = account_of(request)
-    if me is None:
+    sent = posted(request)
+    if sent is None:
         return await page(request)
-    gettext = gettext_of(request)
     try:
-        await _accounts(request).revoke_token(me, token_id)
+        await _accounts(request).revoke_token(sent.me, token_id)
     except ServiceError:
-        return await page(request, 404, error=gettext("There is no such token."))
+        return await sent.refused(request, 404, sent.gettext("There is no such token."))
     return RedirectResponse("/account", status_code=303)

@@ -8,9 +8,8 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from spieltafel.server.accounts.auth import clear_session_cookie
 from spieltafel.server.api.leaving import account_data_of, export_response
 from spieltafel.server.errors import Forbidden
-from spieltafel.server.web.account import page
-from spieltafel.server.web.security import form_of
-from spieltafel.server.web.templating import account_of, gettext_of, render
+from spieltafel.server.web.account import page, posted
+from spieltafel.server.web.templating import account_of, render
 
 router = APIRouter(include_in_schema=False)
 
@@ -25,17 +24,17 @@ async def exportpage(request: Request) -> Response:
 
 @router.post("/account/delete", response_class=HTMLResponse)
 async def deletepage(request: Request) -> Response:
-    me = account_of(request)
-    if me is None:
+    sent = posted(request)
+    if sent is None:
         return await page(request)
-    gettext = gettext_of(request)
-    form = form_of(request)
-    if form.get("confirm") != "1":
-        return await page(request, 422, delete_error=gettext("Tick the box to confirm that the account should go."))
+    gettext = sent.gettext
+    if sent.form.get("confirm") != "1":
+        return await sent.refused(request, 422, gettext("Tick the box to confirm that the account should go."),
+                                  "delete_error")
     try:
-        await account_data_of(request).delete(me, form.get("password", ""))
+        await account_data_of(request).delete(sent.me, sent.form.get("password", ""))
     except Forbidden:
-        return await page(request, 403, delete_error=gettext("The password is wrong; nothing was deleted."))
+        return await sent.refused(request, 403, gettext("The password is wrong; nothing was deleted."), "delete_error")
     request.state.web_account = None
     values = {"heading": gettext("Your account was deleted"), "back": "/",
               "text": gettext("Your account, its sessions, tokens, e-mail address and chat lines are gone. "

@@ -375,6 +375,41 @@ async def _in_thread(function: Callable[[], Any]) -> Any:
     return await anyio.to_thread.run_sync(function)
 
 
+@dataclass(frozen=True)
+class Position:
+    """A finished table's position at one step as one seat saw it (the analysis page shows it beside its chart)."""
+
+    step: int
+    steps: int
+    board: Markup
+    acting_seat: int | None
+    """Who made the move that ends at ``step`` (None at the set-up)."""
+    moves: list[str]
+    """Every move of the game in words (``moves[n - 1]`` is move ``n``)."""
+
+
+async def table_position(request: Request, table_id: int, record: GameRecord, step: int, seat: int | None) -> Position:
+    """The position of finished table ``table_id`` after ``step`` actions (clamped) as ``seat`` saw it
+    (None: a spectator's board), from this application's timelines (the replay page's)."""
+    gettext = _gettext(request)
+    timeline = _timelines(request).get(f"table:{table_id}", lambda: Timeline.of_record(record))
+
+    def build() -> Position:
+        snapshot = timeline.at(step)
+        words = words_module(timeline.game)
+        board = board_module(timeline.game).render_board(snapshot.state.view(seat), seat, [], gettext)
+        return Position(
+            step=snapshot.step,
+            steps=timeline.steps,
+            board=Markup(board),
+            acting_seat=timeline.actions[snapshot.step - 1][0] if snapshot.step else None,
+            moves=[words.action_label(notation, gettext) for _, notation in timeline.actions],
+        )
+
+    position: Position = await _in_thread(build)
+    return position
+
+
 # -- finished games -------------------------------------------------------------------------------
 
 
