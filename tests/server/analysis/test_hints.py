@@ -7,8 +7,10 @@ position, bad bodies)."""
 from __future__ import annotations
 
 import asyncio
+import copy
 import random
 from collections.abc import AsyncIterator
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
 
@@ -18,8 +20,11 @@ from fastapi import FastAPI
 from sqlalchemy import func, select
 
 from spieltafel.core import get_game
+from spieltafel.server.accounts.service import Account
+from spieltafel.server.analysis.hints import HintService
 from spieltafel.server.app import create_app
 from spieltafel.server.db import RatingChangeRow, TableRow
+from spieltafel.server.errors import Unavailable
 from spieltafel.server.tables.live import Live, Seat
 
 from ..backing import TEST_REDIS_URL, fresh_database, redis_keys
@@ -243,3 +248,133 @@ async def test_hints_are_refused_with_words(site: tuple[FastAPI, httpx.AsyncClie
     assert [s["hints"] for s in seats] == [0, 0]  # nothing refused was counted
     given = await http.post(f"/api/tables/{table_id}/hint", headers=mover.headers)
     assert given.status_code == 200 and given.json()["hints"] == 1
+
+
+# -- review of issue 27's hints: stale answers, the cap, the workers --------------------------------------
+
+
+async def casual_turn(http: httpx.AsyncClient, name: str) -> tuple[int, Person, dict[str, Any]]:
+    who = await person(http, name)
+    table_id = await new_table(http, who, [{"kind": "me"}, {"kind": "bot", "bot": "random"}], rated=False)
+    return table_id, who, await my_turn(http, table_id, who)
+
+
+async def seats_hints(http: httpx.AsyncClient, table_id: int) -> list[int]:
+    return [s["hints"] for s in (await http.get(f"/api/tables/{table_id}")).json()["seats"]]
+
+
+async def test_a_hint_for_a_position_that_changed_meanwhile_is_refused_and_not_counted(
+    site: tuple[FastAPI, httpx.AsyncClient], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app, http = site
+    hints = app.state.services.hints
+    table_id, ann, state = await casual_turn(http, "ann")
+    search = hints.run
+
+    async def moved_meanwhile(*args: Any) -> dict[str, Any]:  # ann's own move lands while the search runs
+        found: dict[str, Any] = await search(*args)
+        legal = state["legal"][0]["action"]
+        played = await http.post(f"/api/tables/{table_id}/moves", json={"seq": state["seq"], "action": legal},
+                                 headers=ann.headers)
+        assert played.status_code == 200, played.text
+        return found
+
+    monkeypatch.setattr(hints, "run", moved_meanwhile)
+    refused(await http.post(f"/api/tables/{table_id}/hint", json={"seq": state["seq"]}, headers=ann.headers),
+            409, "stale")
+    assert await seats_hints(http, table_id) == [0, 0]
+
+
+async def test_a_hint_stands_when_only_seq_moved(
+    site: tuple[FastAPI, httpx.AsyncClient], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another seat's hidden choice moves seq on but not this seat's view or legal actions: the hint stands
+    and is answered for the new seq (the page accepts it for that seq)."""
+    app, http = site
+    hints = app.state.services.hints
+    table_id, ann, state = await casual_turn(http, "ann")
+    search = hints.run
+
+    async def hidden_choice_meanwhile(*args: Any) -> dict[str, Any]:
+        found: dict[str, Any] = await search(*args)
+        tables = app.state.services.tables
+        read = tables.read
+
+        async def moved_on(table: int, refresh: bool = False) -> Any:  # the seat sees nothing of it
+            live = copy.copy(await read(table, refresh))
+            live.seq += 1
+            return live
+
+        monkeypatch.setattr(tables, "read", moved_on)
+        return found
+
+    monkeypatch.setattr(hints, "run", hidden_choice_meanwhile)
+    answer = await http.post(f"/api/tables/{table_id}/hint", json={"seq": state["seq"]}, headers=ann.headers)
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["seq"] == state["seq"] + 1 and answer.json()["hints"] == 1
+
+
+async def test_hints_are_capped_and_held_until_the_worker_ends(
+    site: tuple[FastAPI, httpx.AsyncClient], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app, http = site
+    hints = app.state.services.hints
+    assert hints.slots == 1  # the test site has one bot worker: half of it, at least 1
+    first, ann, _ = await casual_turn(http, "ann")
+    second, ben, _ = await casual_turn(http, "ben")
+    search, release = hints.run, asyncio.Event()
+
+    async def slow(*args: Any) -> dict[str, Any]:
+        await release.wait()
+        found: dict[str, Any] = await search(*args)
+        return found
+
+    monkeypatch.setattr(hints, "run", slow)
+    asking = asyncio.create_task(http.post(f"/api/tables/{first}/hint", headers=ann.headers))
+    for _ in range(200):
+        if hints.running:
+            break
+        await asyncio.sleep(0.01)
+    busy = refused(await http.post(f"/api/tables/{second}/hint", headers=ben.headers), 503, "busy")
+    assert "again" in busy
+    asking.cancel()  # the client hangs up: the worker's job still runs, the seat's key stays taken
+    await asyncio.gather(asking, return_exceptions=True)
+    assert (first, 0) in hints.running
+    refused(await http.post(f"/api/tables/{first}/hint", headers=ann.headers), 409, "hint-running")
+    release.set()
+    for _ in range(500):
+        if not hints.running:
+            break
+        await asyncio.sleep(0.01)
+    assert not hints.running
+    assert (await http.post(f"/api/tables/{second}/hint", headers=ben.headers)).status_code == 200
+
+
+async def test_no_hint_search_in_a_process_without_bot_workers(site: tuple[FastAPI, httpx.AsyncClient]) -> None:
+    app, http = site
+    services = app.state.services
+    table_id, _, _ = await casual_turn(http, "ann")
+    web_only = HintService(services.db, services.tables, None, 1.0, 40)
+    live = await services.tables.read(table_id)
+    seated = live.seats[0].account_id
+    assert seated is not None
+    with pytest.raises(Unavailable) as refusal:
+        await web_only.ask(Account(seated, "ann", None), table_id)
+    assert refusal.value.code == "hint-unavailable" and refusal.value.status == 503
+    assert await seats_hints(http, table_id) == [0, 0]
+
+
+async def test_a_crashed_worker_answers_503(
+    site: tuple[FastAPI, httpx.AsyncClient], monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    app, http = site
+    hints = app.state.services.hints
+    table_id, ann, _ = await casual_turn(http, "ann")
+
+    async def broken(*args: Any) -> Any:
+        raise BrokenProcessPool("a worker died")
+
+    monkeypatch.setattr(hints.pool, "run", broken)
+    refused(await http.post(f"/api/tables/{table_id}/hint", headers=ann.headers), 503, "hint-failed")
+    assert "hint" in caplog.text
+    assert await seats_hints(http, table_id) == [0, 0]

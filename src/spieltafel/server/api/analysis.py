@@ -49,7 +49,7 @@ class HintAsk(Strict):
 
 
 class HintMoveOut(Strict):
-    action: int = Field(description="the move's index among the seat's legal actions (as in the state's 'legal')")
+    action: int = Field(description="the move's action id (as the 'action' of an entry of the state's 'legal')")
     notation: str
     chance: float | None = Field(description="estimated chance (0-100) to finish first after it; null: forced")
     visits: int
@@ -64,7 +64,7 @@ class HintOut(Strict):
     hints: int = Field(description="hints your seat has got in this game, this one included")
 
 
-@router.post("/api/tables/{table_id}/hint", response_model=HintOut, responses=_errors(401, 403, 404, 409, 422, 429),
+@router.post("/api/tables/{table_id}/hint", response_model=HintOut, responses=_errors(401, 403, 404, 409, 422, 429, 503),
              tags=["play"])
 async def ask_hint(
     table_id: TableNumber, account: Me, hints: Hints, request: Request, body: HintAsk | None = None

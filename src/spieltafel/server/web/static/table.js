@@ -285,7 +285,9 @@ class TablePage {
         body: JSON.stringify({ seq: asked }),
       });
       const data = await response.json().catch(() => null);
-      if (this.seq !== asked) return;  // the game moved on meanwhile: that hint is for an old position
+      // a hint the server gave stands for the seq it names (it checked that this seat's own position did not
+      // change while the search ran, e.g. another seat's hidden choice); a refusal for an old position is dropped
+      if (response.ok ? !data || data.seq < this.seq : this.seq !== asked) return;
       if (!response.ok) {
         const detail = (data && data.detail) || {};
         const reason = this.texts[detail.code] || detail.message || String(response.status);
