@@ -158,9 +158,9 @@ async def test_quick_play_casual_makes_a_casual_table(site: tuple[FastAPI, httpx
 
 
 # -- hints ---------------------------------------------------------------------------------------------
-def _live(rated: bool, *seats: Seat) -> Live:
+def _live(rated: bool, *seats: Seat, status: str = "playing") -> Live:
     state = get_game("iquazu").new_state(2, 1, {})  # the rule reads the seats only
-    return Live(1, "iquazu", len(seats), {}, 1, "playing", list(seats), state, rated=rated)
+    return Live(1, "iquazu", len(seats), {}, 1, status, list(seats), state, rated=rated)
 
 
 def test_who_may_ask_for_hints() -> None:
@@ -170,6 +170,9 @@ def test_who_may_ask_for_hints() -> None:
     assert _live(False, ann, ben).hints_allowed() and _live(False, ann, bot).hints_allowed()
     assert _live(True, ann, bot).hints_allowed() and _live(True, bot, ann, bot).hints_allowed()
     assert not _live(True, ann, ben).hints_allowed()
+    open_seat = Seat(None, None, None)  # an open rated table: not "against bots" yet, someone may still join
+    assert not _live(True, ann, open_seat, bot, status="open").hints_allowed()
+    assert not _live(False, ann, open_seat, status="open").hints_allowed()
     assert not _live(True, ann, left).hints_allowed()  # ben left: still a game between people
     assert not _live(True, ann, ben, bot).hints_allowed()
     assert not _live(True, ann).hints_allowed()  # no bot: not "against bots"
