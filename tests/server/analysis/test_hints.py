@@ -224,6 +224,14 @@ async def test_a_rated_game_against_bots_allows_hints(site: tuple[FastAPI, httpx
     for lang, words in (("en", "Best: %(move)s"), ("de", "Am besten: %(move)s"), ("nl", "Beste zet: %(move)s")):
         page = await http.get(f"/tables/{table_id}", headers={"Accept-Language": lang})
         assert words in page.text, lang
+    # every refusal of a hint has its own words in the reader's language (review of issue 27)
+    refusals = {"en": "The bots are busy with other hints", "de": "Die Bots rechnen gerade an anderen Tipps",
+                "nl": "De bots zijn met andere tips bezig"}
+    codes = ("not-your-turn", "stale", "not-playing", "not-seated", "no-hint", "busy", "rate-limited",
+             "hint-unavailable", "hint-failed")
+    for lang, words in refusals.items():
+        page = (await http.get(f"/tables/{table_id}", headers={"Accept-Language": lang})).text
+        assert words in page and all(f'"hint:{code}"' in page for code in codes), lang
 
 
 async def test_hints_are_refused_with_words(site: tuple[FastAPI, httpx.AsyncClient]) -> None:

@@ -290,7 +290,9 @@ class TablePage {
       if (response.ok ? !data || data.seq < this.seq : this.seq !== asked) return;
       if (!response.ok) {
         const detail = (data && data.detail) || {};
-        const reason = this.texts[detail.code] || detail.message || String(response.status);
+        // a hint's own words for each refusal (a move's "stale" or "not-your-turn" say something else)
+        const reason = this.texts[`hint:${detail.code}`] || this.texts[detail.code] || detail.message
+          || String(response.status);
         this.showHintLine(format(this.texts.hint_failed || "%(reason)s", { reason }), true);
         return;
       }
