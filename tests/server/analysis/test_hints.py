@@ -24,7 +24,7 @@ from spieltafel.server.accounts.service import Account
 from spieltafel.server.analysis.hints import HintService
 from spieltafel.server.app import create_app
 from spieltafel.server.db import RatingChangeRow, TableRow
-from spieltafel.server.errors import Unavailable
+from spieltafel.server.errors import Forbidden, Unavailable
 from spieltafel.server.tables.live import Live, Seat
 
 from ..backing import TEST_REDIS_URL, fresh_database, redis_keys
@@ -215,7 +215,10 @@ async def test_a_rated_game_against_bots_allows_hints(site: tuple[FastAPI, httpx
     ann = await person(http, "ann")
     table_id = await new_table(http, ann, [{"kind": "bot", "bot": "random"}, {"kind": "me"}])
     state = await my_turn(http, table_id, ann)
-    answer = await http.post(f"/api/tables/{table_id}/hint", json={"seq": state["seq"]}, headers=ann.headers)
+    asked = await http.post(f"/api/tables/{table_id}/hint", json={"seq": state["seq"]}, headers=ann.headers)
+    assert "unrated" in refused(asked, 409, "hint-unrates")  # the first hint of a rated game asks first
+    answer = await http.post(f"/api/tables/{table_id}/hint", json={"seq": state["seq"], "unrated_ok": True},
+                             headers=ann.headers)
     assert answer.status_code == 200, answer.text
     assert answer.json()["seat"] == 1 and answer.json()["hints"] == 1
     table = (await http.get(f"/api/tables/{table_id}")).json()
@@ -228,10 +231,11 @@ async def test_a_rated_game_against_bots_allows_hints(site: tuple[FastAPI, httpx
     refusals = {"en": "The bots are busy with other hints", "de": "Die Bots rechnen gerade an anderen Tipps",
                 "nl": "De bots zijn met andere tips bezig"}
     codes = ("not-your-turn", "stale", "not-playing", "not-seated", "no-hint", "busy", "rate-limited",
-             "hint-unavailable", "hint-failed")
+             "hint-unavailable", "hint-failed", "no-hints-program")
     for lang, words in refusals.items():
         page = (await http.get(f"/tables/{table_id}", headers={"Accept-Language": lang})).text
         assert words in page and all(f'"hint:{code}"' in page for code in codes), lang
+        assert '"hint_unrates"' in page, lang  # the question before a rated game's first hint
 
 
 async def test_hints_are_refused_with_words(site: tuple[FastAPI, httpx.AsyncClient]) -> None:
@@ -389,3 +393,44 @@ async def test_a_crashed_worker_answers_503(
     refused(await http.post(f"/api/tables/{table_id}/hint", headers=ann.headers), 503, "hint-failed")
     assert "hint" in caplog.text
     assert await seats_hints(http, table_id) == [0, 0]
+
+
+async def test_a_rated_game_with_a_hint_changes_no_rating(site: tuple[FastAPI, httpx.AsyncClient]) -> None:
+    """Neither the person's rating nor the bot level's moves once a seat used a hint; a program account gets
+    no hint in a rated game (it would use the server's search as its brain)."""
+    app, http = site
+    ann = await person(http, "ann")
+    table_id = await new_table(http, ann, [{"kind": "bot", "bot": "random"}, {"kind": "me"}])
+    state = await my_turn(http, table_id, ann)
+    given = await http.post(f"/api/tables/{table_id}/hint", json={"unrated_ok": True}, headers=ann.headers)
+    assert given.status_code == 200, given.text
+    again = await http.post(f"/api/tables/{table_id}/hint", headers=ann.headers)  # already unrated: no question
+    assert again.status_code == 200 and again.json()["seq"] == state["seq"], again.text
+    await play_http(http, table_id, [ann], Seen(), random.Random(2))
+    db = app.state.services.db
+    for _ in range(3000):
+        async with db.session() as session:
+            due = await session.scalar(select(TableRow.rating_due).where(TableRow.id == table_id))
+        if not due:
+            break
+        await asyncio.sleep(0.01)
+    async with db.session() as session:
+        changes = await session.scalar(select(func.count()).select_from(RatingChangeRow)
+                                       .where(RatingChangeRow.table_id == table_id))
+    assert not due and changes == 0
+
+
+async def test_a_program_gets_no_hint_in_a_rated_game(
+    site: tuple[FastAPI, httpx.AsyncClient], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app, http = site
+    hints = app.state.services.hints
+    ann = await person(http, "ann")
+    table_id = await new_table(http, ann, [{"kind": "bot", "bot": "random"}, {"kind": "me"}])
+    await my_turn(http, table_id, ann)
+    live = await app.state.services.tables.read(table_id)
+    seated = live.seats[1].account_id
+    assert seated is not None
+    with pytest.raises(Forbidden) as refusal:
+        await hints.ask(Account(seated, "ann", None, program=True), table_id, unrated_ok=True)
+    assert refusal.value.code == "no-hints-program" and "program" in refusal.value.message

@@ -66,7 +66,7 @@ class HintService:
         """(table, seat) of the hints being computed in this process: one at a time per seat, released only
         when the worker's job ends (a client that hangs up does not free it)."""
 
-    def check(self, live: Live, account: Account, seq: int | None) -> int:
+    def check(self, live: Live, account: Account, seq: int | None, unrated_ok: bool = False) -> int:
         """The asking seat, or the refusal that says why there is no hint."""
         seat = live.seat_of(account)
         if seat is None:
@@ -79,16 +79,24 @@ class HintService:
                 f"table {live.id} is a rated game between people: hints are only for casual games and games "
                 "against bots",
             )
+        if live.rated and account.program:
+            raise Forbidden("no-hints-program", f"table {live.id} is rated: program accounts get no hints in rated "
+                            "games (the search would play for you); casual games allow them")
+        if live.rated and not unrated_ok and not any(s.hints for s in live.seats):
+            raise Conflict("hint-unrates", f"a hint makes the rated game at table {live.id} unrated (no rating "
+                           'changes for anyone): ask again with {"unrated_ok": true} to accept that')
         if seq is not None and seq != live.seq:
             raise StaleSeq(seq, live.seq)
         if seat not in live.to_act() or not live.state.legal_actions(seat):
             raise Conflict("not-your-turn", f"it is not your decision at table {live.id}: ask for a hint on your turn")
         return seat
 
-    async def ask(self, account: Account, table_id: int, seq: int | None = None) -> dict[str, Any]:
+    async def ask(
+        self, account: Account, table_id: int, seq: int | None = None, unrated_ok: bool = False
+    ) -> dict[str, Any]:
         """A hint for ``account``'s seat at the table now (the caller passed the table gate)."""
         live = await self.tables.read(table_id)
-        seat = self.check(live, account, seq)
+        seat = self.check(live, account, seq, unrated_ok)
         if self.pool is None:  # the search never runs on the web process's interpreter
             raise Unavailable(
                 "hint-unavailable", "hints are not offered by this server: it has no bot workers to compute them"

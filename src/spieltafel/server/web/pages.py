@@ -784,6 +784,8 @@ def client_texts(gettext: Callable[[str], str]) -> dict[str, str]:
         "hint:rate-limited": gettext("You have asked for many hints: wait a moment."),
         "hint:hint-unavailable": gettext("This server gives no hints at the moment."),
         "hint:hint-failed": gettext("The hint could not be worked out: ask again."),
+        "hint_unrates": gettext("A hint makes this game unrated. Ask anyway?"),
+        "hint:no-hints-program": gettext("Program accounts get no hints in rated games."),
     }
 
 
