@@ -157,3 +157,18 @@ def test_spieltafel_analyse_a_record_file(tmp_path: Path) -> None:
     assert table.exit_code == 0 and "mean loss" in table.stdout
     bad = runner.invoke(app, ["analyse", str(path), "--iterations", "40", "--seat", "4"])
     assert bad.exit_code != 0 and "no seat 4" in bad.output
+
+
+def test_record_hints_need_no_pydantic_beyond_the_declared_bound() -> None:
+    """The base install declares pydantic >= 2.10: the record leaves out absent ``hints`` without 2.12's
+    ``Field(exclude_if=...)`` (review of issue 27), in both dump modes, and reads its own output back."""
+    root = Path(__file__).resolve().parents[1]
+    bound = next(line for line in (root / "pyproject.toml").read_text().splitlines() if '"pydantic>=' in line)
+    declared = tuple(int(n) for n in bound.split(">=")[1].split('"')[0].split("."))
+    used = [p.name for p in (root / "src" / "spieltafel").rglob("*.py") if "exclude_if" in p.read_text()]
+    assert declared >= (2, 12) or not used, (declared, used)
+    plain = GameRecord(game="iquazu", players=2, seed=1)
+    hinted = plain.model_copy(update={"hints": [2, 0]})
+    assert "hints" not in plain.model_dump() and "hints" not in json.loads(plain.model_dump_json())
+    assert hinted.model_dump()["hints"] == [2, 0] and json.loads(hinted.model_dump_json())["hints"] == [2, 0]
+    assert GameRecord.model_validate_json(hinted.model_dump_json()).hints == [2, 0]

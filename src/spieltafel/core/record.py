@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, ValidationError, model_serializer
 
 from .document import MAX_SEED, first_problem, parse_json
 from .errors import RecordMismatchError, SpieltafelError, StateFormatError
@@ -52,9 +52,18 @@ class GameRecord(BaseModel):
     actions: list[RecordedAction] = Field(default_factory=list)
     result: GameResult | None = None
     hints: list[int] | None = Field(
-        default=None, exclude_if=lambda value: value is None,
+        default=None,
         description="hints each seat's person got (a server game where hints were allowed); absent otherwise",
     )
+
+    @model_serializer(mode="wrap")
+    def without_absent_hints(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        """Leave out ``hints`` when there are none (a record without hints reads as before issue 27); a
+        serializer pydantic 2.10 has too (the field option for it came only in 2.12, above the declared bound)."""
+        data: dict[str, Any] = handler(self)
+        if self.hints is None:
+            data.pop("hints", None)
+        return data
 
     def new_state(self) -> State:
         """The game's initial state as recorded (game, players, seed, options)."""

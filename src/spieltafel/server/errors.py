@@ -76,6 +76,12 @@ class TooMany(ServiceError):
     status = 429
 
 
+class Unavailable(ServiceError):
+    """The site cannot do it now (busy, or no worker for it here): try again later."""
+
+    status = 503
+
+
 HTTP_CODES = {400: "malformed-body", 404: "not-found", 405: "method-not-allowed", 413: "too-large"}
 
 

@@ -182,7 +182,8 @@ async def open_services(settings: Settings, now_ms: Callable[[], int] | None = N
         site.db, site.tables, site.bots, settings.analysis_iterations, site.tables.now_ms, settings.analysis_at_once
     )
     moderation = ModerationService(site.db, accounts, site.tables)
-    hints = HintService(site.db, site.tables, site.bots, settings.hint_seconds, settings.hint_iterations)
+    hints = HintService(site.db, site.tables, site.bots, settings.hint_seconds, settings.hint_iterations,
+                        settings.hint_slots or max(1, settings.bot_workers // 2))
     return Services(
         settings, site, accounts, chat, rate, notifier, recovery, account_data, quickplay, analyses, moderation,
         hints,

@@ -53,6 +53,10 @@ class Settings(BaseSettings):
         description="post-game analyses a server process computes at the same time (more wait their turn; "
         "docs/performance.md: one keeps a bot worker free for the bots' moves)",
     )
+    hint_slots: int | None = Field(
+        default=None, ge=1, le=64,
+        description="hints computed at once per process (none: half the bot workers, at least 1); more: 503 busy",
+    )
     recent_events: int = Field(default=16, ge=0, le=1000, description="events kept for the state's 'events'")
     secure_cookies: bool = Field(default=False, description="always mark cookies Secure (set behind HTTPS)")
     forwarded_allow_ips: str = Field(

@@ -7,8 +7,10 @@ position, bad bodies)."""
 from __future__ import annotations
 
 import asyncio
+import copy
 import random
 from collections.abc import AsyncIterator
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
 
@@ -18,8 +20,11 @@ from fastapi import FastAPI
 from sqlalchemy import func, select
 
 from spieltafel.core import get_game
+from spieltafel.server.accounts.service import Account
+from spieltafel.server.analysis.hints import HintService
 from spieltafel.server.app import create_app
 from spieltafel.server.db import RatingChangeRow, TableRow
+from spieltafel.server.errors import Forbidden, Unavailable
 from spieltafel.server.tables.live import Live, Seat
 
 from ..backing import TEST_REDIS_URL, fresh_database, redis_keys
@@ -153,9 +158,9 @@ async def test_quick_play_casual_makes_a_casual_table(site: tuple[FastAPI, httpx
 
 
 # -- hints ---------------------------------------------------------------------------------------------
-def _live(rated: bool, *seats: Seat) -> Live:
+def _live(rated: bool, *seats: Seat, status: str = "playing") -> Live:
     state = get_game("iquazu").new_state(2, 1, {})  # the rule reads the seats only
-    return Live(1, "iquazu", len(seats), {}, 1, "playing", list(seats), state, rated=rated)
+    return Live(1, "iquazu", len(seats), {}, 1, status, list(seats), state, rated=rated)
 
 
 def test_who_may_ask_for_hints() -> None:
@@ -165,6 +170,9 @@ def test_who_may_ask_for_hints() -> None:
     assert _live(False, ann, ben).hints_allowed() and _live(False, ann, bot).hints_allowed()
     assert _live(True, ann, bot).hints_allowed() and _live(True, bot, ann, bot).hints_allowed()
     assert not _live(True, ann, ben).hints_allowed()
+    open_seat = Seat(None, None, None)  # an open rated table: not "against bots" yet, someone may still join
+    assert not _live(True, ann, open_seat, bot, status="open").hints_allowed()
+    assert not _live(False, ann, open_seat, status="open").hints_allowed()
     assert not _live(True, ann, left).hints_allowed()  # ben left: still a game between people
     assert not _live(True, ann, ben, bot).hints_allowed()
     assert not _live(True, ann).hints_allowed()  # no bot: not "against bots"
@@ -207,7 +215,10 @@ async def test_a_rated_game_against_bots_allows_hints(site: tuple[FastAPI, httpx
     ann = await person(http, "ann")
     table_id = await new_table(http, ann, [{"kind": "bot", "bot": "random"}, {"kind": "me"}])
     state = await my_turn(http, table_id, ann)
-    answer = await http.post(f"/api/tables/{table_id}/hint", json={"seq": state["seq"]}, headers=ann.headers)
+    asked = await http.post(f"/api/tables/{table_id}/hint", json={"seq": state["seq"]}, headers=ann.headers)
+    assert "unrated" in refused(asked, 409, "hint-unrates")  # the first hint of a rated game asks first
+    answer = await http.post(f"/api/tables/{table_id}/hint", json={"seq": state["seq"], "unrated_ok": True},
+                             headers=ann.headers)
     assert answer.status_code == 200, answer.text
     assert answer.json()["seat"] == 1 and answer.json()["hints"] == 1
     table = (await http.get(f"/api/tables/{table_id}")).json()
@@ -216,6 +227,15 @@ async def test_a_rated_game_against_bots_allows_hints(site: tuple[FastAPI, httpx
     for lang, words in (("en", "Best: %(move)s"), ("de", "Am besten: %(move)s"), ("nl", "Beste zet: %(move)s")):
         page = await http.get(f"/tables/{table_id}", headers={"Accept-Language": lang})
         assert words in page.text, lang
+    # every refusal of a hint has its own words in the reader's language (review of issue 27)
+    refusals = {"en": "The bots are busy with other hints", "de": "Die Bots rechnen gerade an anderen Tipps",
+                "nl": "De bots zijn met andere tips bezig"}
+    codes = ("not-your-turn", "stale", "not-playing", "not-seated", "no-hint", "busy", "rate-limited",
+             "hint-unavailable", "hint-failed", "no-hints-program")
+    for lang, words in refusals.items():
+        page = (await http.get(f"/tables/{table_id}", headers={"Accept-Language": lang})).text
+        assert words in page and all(f'"hint:{code}"' in page for code in codes), lang
+        assert '"hint_unrates"' in page, lang  # the question before a rated game's first hint
 
 
 async def test_hints_are_refused_with_words(site: tuple[FastAPI, httpx.AsyncClient]) -> None:
@@ -243,3 +263,174 @@ async def test_hints_are_refused_with_words(site: tuple[FastAPI, httpx.AsyncClie
     assert [s["hints"] for s in seats] == [0, 0]  # nothing refused was counted
     given = await http.post(f"/api/tables/{table_id}/hint", headers=mover.headers)
     assert given.status_code == 200 and given.json()["hints"] == 1
+
+
+# -- review of issue 27's hints: stale answers, the cap, the workers --------------------------------------
+
+
+async def casual_turn(http: httpx.AsyncClient, name: str) -> tuple[int, Person, dict[str, Any]]:
+    who = await person(http, name)
+    table_id = await new_table(http, who, [{"kind": "me"}, {"kind": "bot", "bot": "random"}], rated=False)
+    return table_id, who, await my_turn(http, table_id, who)
+
+
+async def seats_hints(http: httpx.AsyncClient, table_id: int) -> list[int]:
+    return [s["hints"] for s in (await http.get(f"/api/tables/{table_id}")).json()["seats"]]
+
+
+async def test_a_hint_for_a_position_that_changed_meanwhile_is_refused_and_not_counted(
+    site: tuple[FastAPI, httpx.AsyncClient], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app, http = site
+    hints = app.state.services.hints
+    table_id, ann, state = await casual_turn(http, "ann")
+    search = hints.run
+
+    async def moved_meanwhile(*args: Any) -> dict[str, Any]:  # ann's own move lands while the search runs
+        found: dict[str, Any] = await search(*args)
+        legal = state["legal"][0]["action"]
+        played = await http.post(f"/api/tables/{table_id}/moves", json={"seq": state["seq"], "action": legal},
+                                 headers=ann.headers)
+        assert played.status_code == 200, played.text
+        return found
+
+    monkeypatch.setattr(hints, "run", moved_meanwhile)
+    refused(await http.post(f"/api/tables/{table_id}/hint", json={"seq": state["seq"]}, headers=ann.headers),
+            409, "stale")
+    assert await seats_hints(http, table_id) == [0, 0]
+
+
+async def test_a_hint_stands_when_only_seq_moved(
+    site: tuple[FastAPI, httpx.AsyncClient], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another seat's hidden choice moves seq on but not this seat's view or legal actions: the hint stands
+    and is answered for the new seq (the page accepts it for that seq)."""
+    app, http = site
+    hints = app.state.services.hints
+    table_id, ann, state = await casual_turn(http, "ann")
+    search = hints.run
+
+    async def hidden_choice_meanwhile(*args: Any) -> dict[str, Any]:
+        found: dict[str, Any] = await search(*args)
+        tables = app.state.services.tables
+        read = tables.read
+
+        async def moved_on(table: int, refresh: bool = False) -> Any:  # the seat sees nothing of it
+            live = copy.copy(await read(table, refresh))
+            live.seq += 1
+            return live
+
+        monkeypatch.setattr(tables, "read", moved_on)
+        return found
+
+    monkeypatch.setattr(hints, "run", hidden_choice_meanwhile)
+    answer = await http.post(f"/api/tables/{table_id}/hint", json={"seq": state["seq"]}, headers=ann.headers)
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["seq"] == state["seq"] + 1 and answer.json()["hints"] == 1
+
+
+async def test_hints_are_capped_and_held_until_the_worker_ends(
+    site: tuple[FastAPI, httpx.AsyncClient], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app, http = site
+    hints = app.state.services.hints
+    assert hints.slots == 1  # the test site has one bot worker: half of it, at least 1
+    first, ann, _ = await casual_turn(http, "ann")
+    second, ben, _ = await casual_turn(http, "ben")
+    search, release = hints.run, asyncio.Event()
+
+    async def slow(*args: Any) -> dict[str, Any]:
+        await release.wait()
+        found: dict[str, Any] = await search(*args)
+        return found
+
+    monkeypatch.setattr(hints, "run", slow)
+    asking = asyncio.create_task(http.post(f"/api/tables/{first}/hint", headers=ann.headers))
+    for _ in range(200):
+        if hints.running:
+            break
+        await asyncio.sleep(0.01)
+    busy = refused(await http.post(f"/api/tables/{second}/hint", headers=ben.headers), 503, "busy")
+    assert "again" in busy
+    asking.cancel()  # the client hangs up: the worker's job still runs, the seat's key stays taken
+    await asyncio.gather(asking, return_exceptions=True)
+    assert (first, 0) in hints.running
+    refused(await http.post(f"/api/tables/{first}/hint", headers=ann.headers), 409, "hint-running")
+    release.set()
+    for _ in range(500):
+        if not hints.running:
+            break
+        await asyncio.sleep(0.01)
+    assert not hints.running
+    assert (await http.post(f"/api/tables/{second}/hint", headers=ben.headers)).status_code == 200
+
+
+async def test_no_hint_search_in_a_process_without_bot_workers(site: tuple[FastAPI, httpx.AsyncClient]) -> None:
+    app, http = site
+    services = app.state.services
+    table_id, _, _ = await casual_turn(http, "ann")
+    web_only = HintService(services.db, services.tables, None, 1.0, 40)
+    live = await services.tables.read(table_id)
+    seated = live.seats[0].account_id
+    assert seated is not None
+    with pytest.raises(Unavailable) as refusal:
+        await web_only.ask(Account(seated, "ann", None), table_id)
+    assert refusal.value.code == "hint-unavailable" and refusal.value.status == 503
+    assert await seats_hints(http, table_id) == [0, 0]
+
+
+async def test_a_crashed_worker_answers_503(
+    site: tuple[FastAPI, httpx.AsyncClient], monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    app, http = site
+    hints = app.state.services.hints
+    table_id, ann, _ = await casual_turn(http, "ann")
+
+    async def broken(*args: Any) -> Any:
+        raise BrokenProcessPool("a worker died")
+
+    monkeypatch.setattr(hints.pool, "run", broken)
+    refused(await http.post(f"/api/tables/{table_id}/hint", headers=ann.headers), 503, "hint-failed")
+    assert "hint" in caplog.text
+    assert await seats_hints(http, table_id) == [0, 0]
+
+
+async def test_a_rated_game_with_a_hint_changes_no_rating(site: tuple[FastAPI, httpx.AsyncClient]) -> None:
+    """Neither the person's rating nor the bot level's moves once a seat used a hint; a program account gets
+    no hint in a rated game (it would use the server's search as its brain)."""
+    app, http = site
+    ann = await person(http, "ann")
+    table_id = await new_table(http, ann, [{"kind": "bot", "bot": "random"}, {"kind": "me"}])
+    state = await my_turn(http, table_id, ann)
+    given = await http.post(f"/api/tables/{table_id}/hint", json={"unrated_ok": True}, headers=ann.headers)
+    assert given.status_code == 200, given.text
+    again = await http.post(f"/api/tables/{table_id}/hint", headers=ann.headers)  # already unrated: no question
+    assert again.status_code == 200 and again.json()["seq"] == state["seq"], again.text
+    await play_http(http, table_id, [ann], Seen(), random.Random(2))
+    db = app.state.services.db
+    for _ in range(3000):
+        async with db.session() as session:
+            due = await session.scalar(select(TableRow.rating_due).where(TableRow.id == table_id))
+        if not due:
+            break
+        await asyncio.sleep(0.01)
+    async with db.session() as session:
+        changes = await session.scalar(select(func.count()).select_from(RatingChangeRow)
+                                       .where(RatingChangeRow.table_id == table_id))
+    assert not due and changes == 0
+
+
+async def test_a_program_gets_no_hint_in_a_rated_game(
+    site: tuple[FastAPI, httpx.AsyncClient], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app, http = site
+    hints = app.state.services.hints
+    ann = await person(http, "ann")
+    table_id = await new_table(http, ann, [{"kind": "bot", "bot": "random"}, {"kind": "me"}])
+    await my_turn(http, table_id, ann)
+    live = await app.state.services.tables.read(table_id)
+    seated = live.seats[1].account_id
+    assert seated is not None
+    with pytest.raises(Forbidden) as refusal:
+        await hints.ask(Account(seated, "ann", None, program=True), table_id, unrated_ok=True)
+    assert refusal.value.code == "no-hints-program" and "program" in refusal.value.message

@@ -5,10 +5,14 @@ decision it is (its turn, or a simultaneous choice it has still to make), at a c
 rated table "against bots" (that person is the only account at the table, every other seat a bot
 level). Refused with words: a rated game between people (403 ``no-hints``), a spectator or a person
 who left (403 ``not-seated``), another seat's turn (409 ``not-your-turn``), a game not running (409
-``not-playing``), a position that moved on (409 ``stale``) and a second hint while one runs for the
-same seat in this process (409 ``hint-running``).
+``not-playing``), a position that moved on (409 ``stale``: before the search, or after it when the seat's
+own legal actions or view changed meanwhile; then nothing is counted), a second hint while one runs for
+the same seat in this process (409 ``hint-running``, held until the worker's job ends), more hints at
+once than the site's ``hint_slots`` (503 ``busy``; by default half the bot workers, at least 1, so the
+bots' moves always have workers), a process without bot workers (503 ``hint-unavailable``: the search
+never runs on the web process) and a worker that died (503 ``hint-failed``, logged).
 
-The hint is computed in the bot workers (never on the event loop) by
+The hint is computed in the bot workers (never on the event loop nor in the web process) by
 :func:`spieltafel.analysis.hint` on the seat's observation only, as a bot's move is: its legal actions
 and samples of its information set; the search's seed comes from the table's id, the position's
 ``seq`` and the seat (never from the table's secret seed). The site sets its budget (the ``expert``
@@ -20,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from sqlalchemy import update
@@ -30,7 +35,7 @@ from spieltafel.server.accounts.service import Account
 from spieltafel.server.analysis.work import hint_for
 from spieltafel.server.bots.runners import BotPool
 from spieltafel.server.db import Database, SeatRow
-from spieltafel.server.errors import Conflict, Forbidden, StaleSeq
+from spieltafel.server.errors import Conflict, Forbidden, StaleSeq, Unavailable
 from spieltafel.server.tables.live import Live
 from spieltafel.server.tables.service import TableService
 
@@ -47,17 +52,21 @@ class HintService:
     """Checks who may ask, runs the search in the bot pool and counts the hints given."""
 
     def __init__(
-        self, db: Database, tables: TableService, pool: BotPool | None, seconds: float, iterations: int | None
+        self, db: Database, tables: TableService, pool: BotPool | None, seconds: float, iterations: int | None,
+        slots: int = 1,
     ) -> None:
         self.db = db
         self.tables = tables
         self.pool = pool
         self.seconds = seconds
         self.iterations = iterations
+        self.slots = slots
+        """Hints computed at once in this process (the other bot workers stay free for the bots' moves)."""
         self.running: set[tuple[int, int]] = set()
-        """(table, seat) of the hints being computed in this process: one at a time per seat."""
+        """(table, seat) of the hints being computed in this process: one at a time per seat, released only
+        when the worker's job ends (a client that hangs up does not free it)."""
 
-    def check(self, live: Live, account: Account, seq: int | None) -> int:
+    def check(self, live: Live, account: Account, seq: int | None, unrated_ok: bool = False) -> int:
         """The asking seat, or the refusal that says why there is no hint."""
         seat = live.seat_of(account)
         if seat is None:
@@ -70,39 +79,63 @@ class HintService:
                 f"table {live.id} is a rated game between people: hints are only for casual games and games "
                 "against bots",
             )
+        if live.rated and account.program:
+            raise Forbidden("no-hints-program", f"table {live.id} is rated: program accounts get no hints in rated "
+                            "games (the search would play for you); casual games allow them")
+        if live.rated and not unrated_ok and not any(s.hints for s in live.seats):
+            raise Conflict("hint-unrates", f"a hint makes the rated game at table {live.id} unrated (no rating "
+                           'changes for anyone): ask again with {"unrated_ok": true} to accept that')
         if seq is not None and seq != live.seq:
             raise StaleSeq(seq, live.seq)
         if seat not in live.to_act() or not live.state.legal_actions(seat):
             raise Conflict("not-your-turn", f"it is not your decision at table {live.id}: ask for a hint on your turn")
         return seat
 
-    async def ask(self, account: Account, table_id: int, seq: int | None = None) -> dict[str, Any]:
+    async def ask(
+        self, account: Account, table_id: int, seq: int | None = None, unrated_ok: bool = False
+    ) -> dict[str, Any]:
         """A hint for ``account``'s seat at the table now (the caller passed the table gate)."""
         live = await self.tables.read(table_id)
-        seat = self.check(live, account, seq)
+        seat = self.check(live, account, seq, unrated_ok)
+        if self.pool is None:  # the search never runs on the web process's interpreter
+            raise Unavailable(
+                "hint-unavailable", "hints are not offered by this server: it has no bot workers to compute them"
+            )
         key = (table_id, seat)
         if key in self.running:
             raise Conflict("hint-running", "a hint for your seat is being worked out: wait for it")
+        if len(self.running) >= self.slots:
+            raise Unavailable("busy", "the site is working out as many hints as it can: ask again in a few seconds")
+        at = live.seq
+        legal = live.state.legal_actions(seat)
+        view = live.state.view(seat)
         self.running.add(key)
-        try:
-            at = live.seq
-            found = await self.run(live.game, live.state.to_json(), seat, hint_seed(table_id, at, seat))
-            advice = Hint.model_validate(found)
-            used = await self.count(table_id, seat, account)
-        finally:
-            self.running.discard(key)
-        return {"table_id": table_id, "seq": at, "seat": seat, "moves": [m.model_dump() for m in advice.moves],
+        job = asyncio.ensure_future(self.run(live.game, live.state.to_json(), seat, hint_seed(table_id, at, seat)))
+        job.add_done_callback(lambda _: self.running.discard(key))  # held until the worker ends, asker gone or not
+        found = await asyncio.shield(job)
+        advice = Hint.model_validate(found)
+        now = await self.tables.read(table_id)
+        if (now.status != "playing" or now.seat_of(account) != seat or seat not in now.to_act()
+                or now.state.legal_actions(seat) != legal or now.state.view(seat) != view):
+            raise Conflict("stale", f"your position at table {table_id} changed while the hint was worked out: "
+                           "ask again")
+        used = await self.count(table_id, seat, account)
+        return {"table_id": table_id, "seq": now.seq, "seat": seat, "moves": [m.model_dump() for m in advice.moves],
                 "iterations": advice.iterations, "hints": used}
 
     async def run(self, game: str, state: dict[str, Any], seat: int, seed: int) -> dict[str, Any]:
-        """The search in a bot worker process; in a thread when this process has none (never on the loop)."""
+        """The search in a bot worker process."""
+        assert self.pool is not None
         args = (game, state, seat, self.iterations, self.seconds, seed)
         try:
-            if self.pool is not None:
-                return await self.pool.run(hint_for, *args)
-            return await asyncio.to_thread(hint_for, *args)
+            return await self.pool.run(hint_for, *args)
         except SpieltafelError as error:
             raise Conflict("no-hint", f"no hint for this position: {error}") from error
+        except BrokenProcessPool as error:
+            log.exception("a bot worker died while working out a hint for %s", game)
+            raise Unavailable(
+                "hint-failed", "the hint could not be worked out (a worker stopped): ask again"
+            ) from error
 
     async def count(self, table_id: int, seat: int, account: Account) -> int:
         """Count the hint for the seat (still the person's) and return the seat's hints so far."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request
-from pydantic import Field, StrictInt
+from pydantic import Field, StrictBool, StrictInt
 
 from spieltafel.server.accounts.auth import rate_limits, require_account
 from spieltafel.server.accounts.service import Account
@@ -46,10 +46,13 @@ class HintAsk(Strict):
     seq: StrictInt | None = Field(
         default=None, ge=0, description="the seq of the state you saw (a hint for an older position is refused)"
     )
+    unrated_ok: StrictBool = Field(
+        default=False, description="a rated game's first hint makes it unrated: true accepts that (else 409)"
+    )
 
 
 class HintMoveOut(Strict):
-    action: int = Field(description="the move's index among the seat's legal actions (as in the state's 'legal')")
+    action: int = Field(description="the move's action id (as the 'action' of an entry of the state's 'legal')")
     notation: str
     chance: float | None = Field(description="estimated chance (0-100) to finish first after it; null: forced")
     visits: int
@@ -64,11 +67,11 @@ class HintOut(Strict):
     hints: int = Field(description="hints your seat has got in this game, this one included")
 
 
-@router.post("/api/tables/{table_id}/hint", response_model=HintOut, responses=_errors(401, 403, 404, 409, 422, 429),
-             tags=["play"])
+@router.post("/api/tables/{table_id}/hint", response_model=HintOut,
+             responses=_errors(401, 403, 404, 409, 422, 429, 503), tags=["play"])
 async def ask_hint(
     table_id: TableNumber, account: Me, hints: Hints, request: Request, body: HintAsk | None = None
 ) -> dict[str, Any]:
     """A hint for the caller's seat: its turn, at a casual table or a game against bots (docs/play.md)."""
     await rate_limits(request).hit("hints", str(account.id), "hints")
-    return await hints.ask(account, table_id, body.seq if body else None)
+    return await hints.ask(account, table_id, body.seq if body else None, bool(body and body.unrated_ok))

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import or_, select
+from sqlalchemy import func, or_, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -108,8 +108,14 @@ class RatingService:
 
     async def rate_finished(self, session: AsyncSession, live: Live, final: State) -> None:
         """A :data:`~spieltafel.server.tables.service.Finisher`: rate the game that ``final`` ends. A casual
-        game (``live.rated`` False) changes no rating: no row here (its ``rating_due`` is cleared all the same)."""
+        game (``live.rated`` False) changes no rating: no row here (its ``rating_due`` is cleared all the same);
+        nor does a rated game in which any seat used a hint ("unrated: hints used")."""
         if not live.rated:
+            return
+        hinted = await session.scalar(
+            select(func.coalesce(func.sum(SeatRow.hints), 0)).where(SeatRow.table_id == live.id)
+        )
+        if hinted:  # a seat used a hint: the game is unrated (a fair ladder), no rating moves
             return
         places = placings(live.seats, final.scores(), final.winners(), live.out())
         if len(places) < 2:

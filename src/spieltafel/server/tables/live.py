@@ -98,7 +98,10 @@ class Live:
         """Whether this table's people may ask for hints (issue 27): at a casual table, or at a rated one
         "against bots": one account sits at it (no other seat ever had a person: a seat a leaver's stand-in
         plays still counts as that person's) and at least one other seat is a bot level. Never in a rated
-        game between people (programs' accounts count as people here)."""
+        game between people (programs' accounts count as people here). Decided once the game has started:
+        an open table (a seat may still be taken) answers False rather than flip when someone joins."""
+        if self.status == "open":
+            return False
         if not self.rated:
             return True
         people = sum(1 for s in self.seats if s.account_id is not None)

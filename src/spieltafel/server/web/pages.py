@@ -781,6 +781,17 @@ def client_texts(gettext: Callable[[str], str]) -> dict[str, str]:
         "no-hints": gettext("No hints in a rated game between people."),
         "hint-running": gettext("The hint is still being worked out."),
         "hint_failed": gettext("No hint: %(reason)s"),
+        "hint:not-your-turn": gettext("Hints are for your own turn."),
+        "hint:stale": gettext("The position changed meanwhile: ask again."),
+        "hint:not-playing": gettext("Hints are only given while the game runs."),
+        "hint:not-seated": gettext("Only the players at this table get hints."),
+        "hint:no-hint": gettext("There is no hint for this position."),
+        "hint:busy": gettext("The bots are busy with other hints: ask again in a few seconds."),
+        "hint:rate-limited": gettext("You have asked for many hints: wait a moment."),
+        "hint:hint-unavailable": gettext("This server gives no hints at the moment."),
+        "hint:hint-failed": gettext("The hint could not be worked out: ask again."),
+        "hint_unrates": gettext("A hint makes this game unrated. Ask anyway?"),
+        "hint:no-hints-program": gettext("Program accounts get no hints in rated games."),
     }
 
 

@@ -311,16 +311,27 @@ class TablePage {
     $("hint-thinking").hidden = false;
     $("hint-line").hidden = true;
     try {
-      const response = await fetch(`/api/tables/${this.config.table}/hint`, {
+      const ask = (unratedOk) => fetch(`/api/tables/${this.config.table}/hint`, {
         method: "POST", credentials: "same-origin",
         headers: { Accept: "application/json", "Content-Type": "application/json" },
-        body: JSON.stringify({ seq: asked }),
+        body: JSON.stringify(unratedOk ? { seq: asked, unrated_ok: true } : { seq: asked }),
       });
-      const data = await response.json().catch(() => null);
-      if (this.seq !== asked) return;  // the game moved on meanwhile: that hint is for an old position
+      let response = await ask(false);
+      let data = await response.json().catch(() => null);
+      // the first hint of a rated game makes it unrated: the page asks once before it is given
+      if (response.status === 409 && data && data.detail && data.detail.code === "hint-unrates") {
+        if (!window.confirm(this.texts.hint_unrates || data.detail.message)) return;
+        response = await ask(true);
+        data = await response.json().catch(() => null);
+      }
+      // a hint the server gave stands for the seq it names (it checked that this seat's own position did not
+      // change while the search ran, e.g. another seat's hidden choice); a refusal for an old position is dropped
+      if (response.ok ? !data || data.seq < this.seq : this.seq !== asked) return;
       if (!response.ok) {
         const detail = (data && data.detail) || {};
-        const reason = this.texts[detail.code] || detail.message || String(response.status);
+        // a hint's own words for each refusal (a move's "stale" or "not-your-turn" say something else)
+        const reason = this.texts[`hint:${detail.code}`] || this.texts[detail.code] || detail.message
+          || String(response.status);
         this.showHintLine(format(this.texts.hint_failed || "%(reason)s", { reason }), true);
         return;
       }
