@@ -303,6 +303,12 @@ def probes(w: World) -> list[Probe]:
         Probe("GET", "/rules", "/rules", everyone(200)),
         Probe("GET", "/rules/{name}", "/rules/iquazu", everyone(200)),
         Probe("GET", "/rules/{name}/decisions", "/rules/iquazu/decisions", everyone(200)),
+        # tutorials (issue 27): public and stateless; the first game after one is a signed-in person's table
+        Probe("GET", "/learn", "/learn", everyone(303)),  # to the rules' list of games
+        Probe("GET", "/learn/{name}", "/learn/iquazu", everyone(200)),
+        Probe("GET", "/learn/{name}/step", "/learn/iquazu/step?n=0", everyone(200)),
+        Probe("GET", "/learn/{name}/play", "/learn/iquazu/play", signed_in(200, refused=SIGNIN)),
+        Probe("POST", "/learn/{name}/play", "/learn/iquazu/play", signed_in(303, refused=SIGNIN)),
         Probe("GET", "/tables/{table_id}/replay", f"/tables/{play}/replay", everyone(409)),
         Probe("GET", "/tables/{table_id}/record.json", f"/tables/{play}/record.json", everyone(409)),
         Probe("GET", "/tables/{table_id}/analysis", f"/tables/{play}/analysis", everyone(409)),
