@@ -418,6 +418,8 @@ async def test_a_rated_game_with_a_hint_changes_no_rating(site: tuple[FastAPI, h
         changes = await session.scalar(select(func.count()).select_from(RatingChangeRow)
                                        .where(RatingChangeRow.table_id == table_id))
     assert not due and changes == 0
+    over = await http.get(f"/tables/{table_id}", headers=ann.headers)
+    assert "Hints were used: this rated game changed no rating." in over.text, over.text[-3000:]
 
 
 async def test_a_program_gets_no_hint_in_a_rated_game(
