@@ -167,7 +167,7 @@ def test_the_default_socket_limit_is_100_in_20_seconds() -> None:
         limits_from({"nonsense": "1/minute"})
     assert set(DEFAULT_LIMITS) == {
         "sign_in_name", "sign_in_address", "accounts", "tables", "moves", "ws_messages", "chat", "reset_address",
-        "reset_target"}
+        "reset_target", "hints"}
 
 
 def test_socket_messages_over_16_kib_are_refused_and_the_connection_stays(make_site) -> None:  # type: ignore[no-untyped-def]

@@ -52,8 +52,9 @@ class Server:
         script = Path(sys.executable).with_name("spieltafel")
         command = [str(script)] if script.exists() and python == sys.executable else [python, "-m", "spieltafel.cli"]
         # Every browser of the suite signs up from 127.0.0.1: more than the default 10 new accounts a minute
-        # per address on a fast machine. The limits themselves are tested in tests/server/test_rate_limits.py.
-        limits = '{"accounts": "1000/minute;10000/hour"}'
+        # per address on a fast machine; a test that plays a whole Niagara game through the API sends more than
+        # 1,000 moves a minute. The limits themselves are tested in tests/server/test_rate_limits.py.
+        limits = '{"accounts": "1000/minute;10000/hour", "moves": "100000/minute"}'
         env = dict(os.environ, SPIELTAFEL_BOT_WORKERS="1", PYTHONUNBUFFERED="1", SPIELTAFEL_RATE_LIMITS=limits) | (
             env or {}
         )

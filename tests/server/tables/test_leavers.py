@@ -37,7 +37,8 @@ async def test_time_runs_out_and_a_bot_of_the_chosen_level_takes_the_seat(tmp_pa
         assert await tables.sweep() == 1
         assert await tables.sweep() == 0                         # handled once
         seat = (await http.get(f"/api/tables/{table_id}")).json()["seats"][0]
-        assert seat == {"seat": 0, "kind": "bot", "name": alice.name, "bot": "random", "program": False, "gone": "time"}
+        assert seat == {"seat": 0, "kind": "bot", "name": alice.name, "bot": "random", "program": False, "gone": "time",
+                            "hints": 0}
         moved = await until(lambda: _seq_above(http, table_id, 0), "the bot moves for alice")
         assert moved
         seq = (await state(http, table_id))["seq"]

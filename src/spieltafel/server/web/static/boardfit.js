@@ -157,7 +157,7 @@ function addViewButton(frame) {
 }
 
 function start() {
-  const frames = [...document.querySelectorAll(".board")];
+  const frames = [...document.querySelectorAll(".board:not(svg)")];  // the frames; a board's svg has the class too
   if (!frames.length) return;
   const observer = new MutationObserver((changes) => {
     for (const change of changes) fit(change.target);
