@@ -178,6 +178,8 @@ def test_every_board_fits_without_sideways_scrolling(
                 page.screenshot(path=str(shots / f"{SHOTS[name]}-{kind}.png"), full_page=kind == "phone")
                 # a full-page picture resizes the viewport for a moment: boardfit.js sizes the hit areas anew
                 page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+                if targets:  # the picture's resize may have the page draw its board anew: measure the drawn one
+                    page.wait_for_selector("#board [data-action], #board [data-actions], #board [data-gestures]")
             found = page.evaluate(MEASURE)
             label = f"{lang} {where} {name} ({path})"
             if found["scrollWidth"] > found["innerWidth"]:
