@@ -94,7 +94,11 @@ def test_pages_differ_by_language(client: TestClient) -> None:
 
 
 def test_language_cookie_wins_over_the_browser(client: TestClient) -> None:
-    response = client.get("/rules/iquazu", headers={"Accept-Language": "en"}, cookies={"spieltafel_lang": "nl"})
+    client.cookies.set("spieltafel_lang", "nl")
+    try:
+        response = client.get("/rules/iquazu", headers={"Accept-Language": "en"})
+    finally:
+        client.cookies.delete("spieltafel_lang")
     assert '<html lang="nl">' in response.text
 
 

@@ -101,7 +101,7 @@ async def test_accounts_that_already_differ_only_by_case_keep_working_and_are_re
                 warnings = [r.getMessage() for r in caplog.records if "only by case" in r.getMessage()]
                 assert len(warnings) == 1 and "'aud_spec'/'AUd_sPEc'" in warnings[0], warnings
                 async with application.state.services.db.session() as session:
-                    rows = (await session.execute(select(AccountRow.name, AccountRow.name_folded))).tuples().all()
+                    rows = (await session.execute(select(AccountRow.name, AccountRow.name_folded))).all()
                 assert dict(rows) == {"aud_spec": "aud_spec", "AUd_sPEc": None, "Other_One": "other_one"}
                 assert await _sign_in(http, "aud_spec") == 200
                 assert await _sign_in(http, "AUd_sPEc") == 200  # the later one, by its exact name

@@ -72,7 +72,7 @@ class AccountData:
                 raise NotFound("no-account", "this account does not exist any more")
             tokens = (await session.execute(
                 select(TokenRow.id, TokenRow.created_at).where(TokenRow.account_id == account.id).order_by(TokenRow.id)
-            )).tuples().all()
+            )).all()
             muted = (await session.execute(
                 select(AccountRow.name).join(MuteRow, MuteRow.muted_id == AccountRow.id)
                 .where(MuteRow.account_id == account.id).order_by(AccountRow.name)
@@ -82,7 +82,7 @@ class AccountData:
                        TableRow.invite.is_not(None))
                 .join(TableRow, TableRow.id == SeatRow.table_id)
                 .where(SeatRow.account_id == account.id).order_by(SeatRow.table_id)
-            )).tuples().all()
+            )).all()
             ratings = (await session.execute(
                 select(RatingRow).where(RatingRow.account_id == account.id).order_by(RatingRow.game)
             )).scalars().all()

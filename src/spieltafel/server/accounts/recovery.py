@@ -145,7 +145,7 @@ class Recovery:
         async with self.db.session() as session:
             if "@" in who:
                 query = select(*columns).where(func.lower(AccountRow.email) == who.lower())
-                rows = (await session.execute(query.where(AccountRow.email_verified.is_(True)))).tuples().all()
+                rows = (await session.execute(query.where(AccountRow.email_verified.is_(True)))).all()
                 return [Recipient(account_id, name, email or "", language)
                         for account_id, name, email, language in rows]
             named = await self.accounts.named(session, who)

@@ -187,7 +187,7 @@ class AccountService:
                 select(AccountRow.name_folded, AccountRow.name)
                 .where(AccountRow.name_folded.in_({name.casefold() for name in names}))
             )
-            first = dict(older.tuples().all())
+            first = dict(older.all())
         return [(first.get(name.casefold(), "?"), name) for name in sorted(names)]
 
     async def authenticate(self, name: str, password: str) -> Account:
