@@ -54,7 +54,7 @@ MEASURE = """() => {
     const r = target.getBoundingClientRect();
     if (r.width < 44 - 0.5 || r.height < 44 - 0.5) small.push(`${name}: ${r.width.toFixed(1)}×${r.height.toFixed(1)}`);
     // the middle of the target's own drawing (without its hit area) must reach the target itself
-    const hit = target.querySelector(':scope > rect.hit');
+    const hit = target.querySelector(':scope > .hit');
     if (hit) hit.setAttribute('display', 'none');
     const drawn = target.getBBox();
     if (hit) hit.removeAttribute('display');
@@ -298,5 +298,46 @@ def test_a_phone_shows_the_whole_board_and_a_tap_zooms_into_it(site: Site, brows
         _show(page, server, f"/tables/{over}", False)
         assert page.evaluate(SVG_WIDTH) <= page.evaluate(FRAME_WIDTH) + 1  # a finished game opens whole
         page.screenshot(path=str(shots / "finished-haleakala-whole-phone.png"), full_page=True)
+    finally:
+        page.context.close()
+
+
+def _my_discs_on_beach_5(server: Server, token: str, table: int) -> dict[str, Any]:
+    """The player's moves through the API: a disc on beach 5 whenever one may go there, else a random move,
+    until two of the player's discs lie there (two "take … b5" moves) at the player's turn."""
+    rng = random.Random(5)
+    for _ in range(400):
+        state: dict[str, Any] = _api(server, "GET", f"/api/tables/{table}/state", token=token)
+        assert not state["result"], "the game ended before two discs lay on beach 5"
+        if state["seat"] not in state["to_act"] or not state["legal"]:
+            time.sleep(0.02)
+            continue
+        legal = state["legal"]
+        if sum(1 for item in legal if item["notation"].startswith("take ") and item["notation"].endswith(" b5")) >= 2:
+            return state
+        places = [item for item in legal if item["notation"].startswith("place ") and item["notation"].endswith(" b5")]
+        choice = places[0] if places else rng.choice(legal)
+        _api(server, "POST", f"/api/tables/{table}/moves", {"seq": state["seq"], "action": choice["action"]}, token)
+    raise AssertionError("two discs never lay on beach 5")
+
+
+def test_a_tap_on_either_of_two_discs_on_a_slanted_beach_takes_that_disc(site: Site, browser: Any) -> None:
+    """Haleakala's beach 5 lies at 150°: the player's two rows of discs there sit 22 units apart along a slant.
+    On a phone each disc's hit area (44 × 44 px) must leave the other's middle alone: a square's corner once did
+    (a tap on disc 3 took disc 5 back, in a run where the bots happened to leave two discs there)."""
+    server = site.server
+    token = _token(server, NAME, PASSWORD)
+    body = {"game": "haleakala", "players": 2, "seats": [{"kind": "me"}, {"kind": "bot", "bot": "random"}]}
+    table = _api(server, "POST", "/api/tables", body, token)["id"]
+    _wait(server, token, table, "playing", 30)
+    _my_discs_on_beach_5(server, token, table)
+    page = _open(browser, site, "en", PORTRAIT, True)
+    try:
+        _show(page, server, f"/tables/{table}", True)
+        found = page.evaluate(MEASURE)
+        discs = page.locator("#board [aria-label*='back from beach 5']")
+        assert discs.count() >= 2, "the two discs on beach 5 are not targets"
+        assert not found["small"], found["small"]
+        assert not found["covered"], f"a tap on a target's middle reaches another: {found['covered']}"
     finally:
         page.context.close()

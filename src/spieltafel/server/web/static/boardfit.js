@@ -1,7 +1,7 @@
 // Boards that fit (issue 25, docs/play.md), for every page that draws a board (.board): game-agnostic.
-// On a touch screen each target (an element with data-action or data-actions) gets a transparent hit area of
-// at least 44 × 44 CSS px around its drawing, sized anew when the board is drawn or its scale changes. A board
-// wider than its frame (a phone: site.css gives it a playable size) scrolls inside the frame, never the page;
+// On a touch screen each target (an element with data-action or data-actions) gets a transparent hit area, an
+// ellipse at least 44 × 44 CSS px around its drawing, sized anew when the board is drawn or its scale changes.
+// A board wider than its frame (a phone: site.css gives it a playable size) scrolls inside the frame, never the page;
 // when new targets arrive the frame scrolls to show as many of them as it can.
 //
 // On a phone the player also chooses between two views of a board (a button above it, remembered): "whole
@@ -20,7 +20,7 @@ function targetsOf(svg) {
 }
 
 function pad(svg) {
-  for (const old of svg.querySelectorAll("rect.hit")) old.remove();
+  for (const old of svg.querySelectorAll(".hit")) old.remove();
   if (!coarse.matches) return;
   const frame = svg.closest(".board");
   if (frame && frame.classList.contains("whole") && zoomWidth(frame) > frame.clientWidth + 1) return;  // tapped to zoom in first
@@ -33,14 +33,16 @@ function pad(svg) {
     if (box.width >= side && box.height >= side) continue;
     const width = Math.max(box.width, side);
     const height = Math.max(box.height, side);
-    const rect = document.createElementNS(SVG_NS, "rect");
-    rect.setAttribute("class", "hit");
-    rect.setAttribute("x", String(box.x + box.width / 2 - width / 2));
-    rect.setAttribute("y", String(box.y + box.height / 2 - height / 2));
-    rect.setAttribute("width", String(width));
-    rect.setAttribute("height", String(height));
-    rect.setAttribute("aria-hidden", "true");
-    target.appendChild(rect);
+    // an ellipse, not a rectangle: a neighbour drawn diagonally close (Haleakala's two rows of discs on a
+    // beach that lies at 45°) stays outside it, where a square's corner would lie over its middle
+    const area = document.createElementNS(SVG_NS, "ellipse");
+    area.setAttribute("class", "hit");
+    area.setAttribute("cx", String(box.x + box.width / 2));
+    area.setAttribute("cy", String(box.y + box.height / 2));
+    area.setAttribute("rx", String(width / 2));
+    area.setAttribute("ry", String(height / 2));
+    area.setAttribute("aria-hidden", "true");
+    target.appendChild(area);
   }
 }
 
