@@ -4,7 +4,7 @@ colour (German), the new-table form's options in words and its times with units 
 profile and the leaderboard with provisional ratings, the rules' options, Niagara's decisions (German).
 
 Each page at both widths: in the language asked for (``html[lang]``), no raw template text, no sideways
-scrolling, and on the phone the compact header (one line, at most 64 px, a Menu button). With
+scrolling, the header one line (at most 64 px) beside a long name, on the phone with a Menu button. With
 ``SPIELTAFEL_SCREENSHOTS_DIR=docs/screenshots`` it writes ``docs/screenshots/polish-*.png`` (the game-over
 pages' ``polish-*-over-*`` come from test_game_over.py).
 """
@@ -57,6 +57,8 @@ def _pictures(page: Any, shots: Path, name: str, lang: str, whole: bool = False,
             problems.append(f"{name} {kind}: the page scrolls sideways, {found['scrollWidth']} > {found['innerWidth']}")
         if kind == "phone" and (found["header"] > HEADER_MAX or not found["menu"]):
             problems.append(f"{name} phone: the header is {found['header']:.0f} px tall, menu {found['menu']}")
+        if kind == "desktop" and found["header"] > HEADER_MAX:  # one line beside a long name, in every language
+            problems.append(f"{name} desktop: the header is {found['header']:.0f} px tall")
         if at:
             page.locator(at).first.evaluate("(e) => e.scrollIntoView({block: 'start'})")
         else:

@@ -20,7 +20,8 @@ function showCount(count) {
       slot.appendChild(link);
     }
     link.textContent = countText(count);
-    link.setAttribute("aria-label", link.textContent);  // on a phone only the number shows (site.css)
+    link.setAttribute("aria-label", link.textContent);  // below 1400 px only the number shows (site.css)
+    link.title = link.textContent;
     link.dataset.count = String(count);
   } else if (link) {
     link.remove();
