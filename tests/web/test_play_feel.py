@@ -143,8 +143,9 @@ def test_a_lost_connection_shows_a_banner_over_the_board_and_takes_no_moves(
     board = emil.locator("#board").bounding_box()
     assert banner and board and banner["y"] <= board["y"] + 5  # over the board, where the player looks
     move = _open_move(server, emil_token, table)
-    emil.evaluate("(a) => window.spieltafelTable.send(a)", move["action"])  # a move while down: refused aloud
-    assert emil.locator("#move-error").is_visible()
+    emil.evaluate("(a) => window.spieltafelTable.send(a)", move["action"])  # a move while down: refused aloud,
+    emil.wait_for_selector("#offline-banner.again")  # by the banner once more (read again: role=alert)
+    assert emil.locator("#move-error").is_hidden()  # not by a fourth "Reconnecting…" beside it
     shoot(emil, shots, "connection-lost")
     time.sleep(1.5)  # a reconnect attempt or two fail while offline
     assert emil.locator("#offline-banner").is_visible() and _seq(emil) == 0

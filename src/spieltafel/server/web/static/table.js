@@ -442,7 +442,7 @@ class TablePage {
   send(move) {
     if (typeof move === "number") move = { action: move };
     if (document.body.classList.contains("offline")) {
-      this.showError(this.texts.reconnecting);
+      this.offlineAgain();
       return;
     }
     this.pending = null;
@@ -509,6 +509,17 @@ class TablePage {
       this.wasMyTurn = null;
     }
     this.board.setAttribute("aria-disabled", offline ? "true" : "false");
+  }
+
+  // A move tried while the socket is down: the banner over the board says so again (read aloud, role=alert,
+  // and drawn once more), rather than a fourth line saying "Reconnecting…".
+  offlineAgain() {
+    const banner = $("offline-banner");
+    if (!banner) { this.showError(this.texts.reconnecting); return; }
+    const text = banner.textContent;
+    banner.textContent = "";
+    banner.classList.remove("again");
+    window.requestAnimationFrame(() => { banner.textContent = text; banner.classList.add("again"); });
   }
 
   setConnection(text, live = false) {
