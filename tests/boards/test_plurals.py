@@ -76,7 +76,7 @@ EVENTS: list[tuple[str, dict[str, Any], dict[str, tuple[str, str]]]] = [
         {
             "en": ("Red draws 1 card", "Red draws 2 cards"),
             "de": ("Rot zieht 1 Karte", "Rot zieht 2 Karten"),
-            "nl": ("Rood pakt 1 kaart", "Rood pakt 2 kaarten"),
+            "nl": ("Rood neemt 1 kaart af", "Rood neemt 2 kaarten af"),
         },
     ),
     (
