@@ -35,8 +35,25 @@ def code_messages() -> set[str]:
 
 
 def catalog(path: Path) -> dict[str, str]:
+    """Each message's translation by its (singular) id; a plural message's forms joined by a line break
+    (empty when any form is), so that a placeholder missing from one form shows."""
     with path.open("rb") as handle:
-        return {m.id: m.string for m in read_po(handle) if m.id and not m.fuzzy}
+        found = {}
+        for m in read_po(handle):
+            if not m.id or m.fuzzy:
+                continue
+            if isinstance(m.id, tuple):
+                forms = list(m.string) if isinstance(m.string, tuple | list) else [m.string]
+                found[m.id[0]] = "\n".join(forms) if all(forms) else ""
+            else:
+                found[m.id] = m.string
+        return found
+
+
+def plural_forms(path: Path) -> dict[str, tuple[tuple[str, str], tuple[str, ...]]]:
+    """Each plural message of a catalog: (singular, plural) and its translated forms, by its singular."""
+    with path.open("rb") as handle:
+        return {m.id[0]: (m.id, tuple(m.string)) for m in read_po(handle) if isinstance(m.id, tuple)}
 
 
 def test_the_template_lists_exactly_the_messages_of_the_code() -> None:
@@ -88,6 +105,32 @@ def test_a_games_own_catalog_translates_each_of_its_messages(game: str, lang: st
     assert len(wanted) > 50, "nothing extracted"
     for message in wanted:
         assert translated.get(message), f"{game} {lang}: no translation of {message!r}"
-        assert sorted(PLACEHOLDER.findall(message)) == sorted(PLACEHOLDER.findall(translated[message])), message
+        for form in translated[message].split("\n"):
+            assert sorted(set(PLACEHOLDER.findall(message))) == sorted(set(PLACEHOLDER.findall(form))), message
     assert set(translated) <= wanted, f"{game} {lang}: obsolete {sorted(set(translated) - wanted)[:3]}"
     assert set(catalog(folder / f"{game}.pot")) == wanted, f"{game}: its template is not up to date"
+
+
+@pytest.mark.parametrize("lang", ["de", "nl"])
+@pytest.mark.parametrize("game", OWN)
+def test_a_plural_message_has_each_form_of_its_language(game: str, lang: str) -> None:
+    """Both forms (``nplurals=2`` in German and Dutch: one, other), each with the English text's placeholders,
+    and the template carries the same plural messages (``msgid_plural``) as the code."""
+    folder = kit_of(get_game(game)).locales_folder()
+    assert folder is not None
+    translated = plural_forms(folder / lang / "LC_MESSAGES" / f"{game}.po")
+    template = plural_forms(folder / f"{game}.pot")
+    assert set(translated) == set(template), f"{game} {lang}: plural messages differ"
+    coded = {
+        message
+        for _, _, message, _, _ in extract_from_dir(str(kit_of(get_game(game)).folder()), [("**.py", "python")],
+                                                    keywords={"ngettext": (1, 2)})
+        if isinstance(message, tuple)
+    }
+    assert coded == {ids for ids, _ in template.values()}, f"{game}: the template's plural messages are not the code's"
+    assert coded, f"{game}: no plural message"
+    for (singular, plural), forms in translated.values():
+        assert len(forms) == 2 and all(forms), (game, lang, singular)
+        assert set(PLACEHOLDER.findall(singular)) == set(PLACEHOLDER.findall(plural)), singular
+        for form in forms:
+            assert set(PLACEHOLDER.findall(form)) == set(PLACEHOLDER.findall(plural)), (lang, form)

@@ -272,7 +272,7 @@ def test_a_phone_shows_the_whole_board_and_a_tap_zooms_into_it(site: Site, brows
     try:
         _show(page, server, f"/tables/{table}", True)
         button = page.locator(".board-view")
-        assert button.is_visible() and button.inner_text() == "Ganzes Spielbrett"
+        assert button.is_visible() and button.inner_text() == "Ganzer Spielplan"
         assert page.evaluate(SVG_WIDTH) > page.evaluate(FRAME_WIDTH) + 1  # the playable size, scrolling in its frame
         seq = _api(server, "GET", f"/api/tables/{table}", None, token)["seq"]
         button.click()

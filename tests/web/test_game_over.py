@@ -15,7 +15,7 @@ from .test_browser import _api, _play_through_api, _token
 
 GAMES = {  # game: (players, language of the screenshots, words expected in a breakdown line, per language)
     "iquazu": (2, "nl", {"en": "rocks: ", "de": "Felsen: ", "nl": "rotsen: "}),
-    "haleakala": (2, "de", {"en": "scoring 2: ", "de": "Wertung 2: ", "nl": "waardering 2: "}),
+    "haleakala": (2, "de", {"en": "scoring 2: ", "de": "Wertung 2: ", "nl": "telling 2: "}),
     "niagara": (3, "nl", {"en": "gem value ", "de": "Edelsteinwert ", "nl": "edelsteenwaarde "}),
 }
 HEADER = {"en": "In detail", "de": "Im Einzelnen", "nl": "Uitsplitsing"}

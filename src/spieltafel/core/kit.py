@@ -45,11 +45,39 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 Gettext = Callable[[str], str]
+"""Translates a message (``gettext``); the words' default is the English source unchanged."""
+Ngettext = Callable[[str, str, int], str]
+"""Translates a message with a count: ``ngettext(singular, plural, n)`` picks the language's form for ``n``."""
 
 
 def N_(text: str) -> str:
     """Marks ``text`` for the catalogs where it is defined (a blurb); it is translated where it is shown."""
     return text
+
+
+def plural(gettext: Gettext) -> Ngettext:
+    """The ``ngettext`` that goes with ``gettext``, for a text with a count ("1 disc", "2 discs").
+
+    Words take one translating callable, ``gettext``; a text with a count asks it for its plural forms:
+
+        ngettext = plural(gettext)
+        ngettext("{count} card", "{count} cards", count).format(count=count)
+
+    (call it by the name ``ngettext`` with literal texts, so that the catalogs' extraction finds both forms).
+    When ``gettext`` is a translations object's bound ``gettext`` (the site's, ``i18n.gettext_for``) or a
+    callable with an ``ngettext`` of its own, that one picks the catalog's form for ``n`` (its
+    ``Plural-Forms``); any other ``gettext`` (the English default, a test's pseudo-translation) gets the
+    English rule, each form translated through it: ``gettext(singular)`` for 1, ``gettext(plural)`` otherwise.
+    """
+    for owner in (gettext, getattr(gettext, "__self__", None)):
+        found = getattr(owner, "ngettext", None)
+        if callable(found):
+            return cast(Ngettext, found)
+
+    def english(singular: str, plural_text: str, n: int) -> str:
+        return gettext(singular) if n == 1 else gettext(plural_text)
+
+    return english
 
 
 class Words(Protocol):

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from spieltafel.core.kit import plural
 from spieltafel.games import svgkit
 from spieltafel.games.svgkit import Gettext, Legal, Svg, Targets, View, identity, polar
 
@@ -339,11 +340,11 @@ def draw_player(svg: Svg, view: View, info: Mapping[str, Any], y: float, _: Gett
     draw_disc(svg, 28, y + 12, seat, str(seat + 1))
     name = seat_name(seat, _) + (" " + _("(you)") if seat == view.get("seat") else "")
     svg.text(44, y + 12, name, 15, text_anchor="start", fill="#111111", font_weight="bold")
-    points = info["score"]
+    points, ngettext = info["score"], plural(_)
     svg.text(
         44,
         y + 32,
-        _("1 point") if points == 1 else _("{points} points").format(points=points),
+        ngettext("{points} point", "{points} points", points).format(points=points),
         13,
         text_anchor="start",
         fill="#333333",

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from spieltafel.core.kit import plural
 from spieltafel.games import svgkit
 from spieltafel.games.svgkit import Gettext, Legal, Svg, Targets, View, identity
 
@@ -150,9 +151,10 @@ def draw_frame(svg: Svg, frame: int, _: Gettext) -> None:
         stroke_width=5.0,
         class_="frame",
     )
+    ngettext = plural(_)
     for k in range(FRAME_COLUMNS):
         # the price as a number and a card: "2 Karten" did not fit a column's width in German and Dutch
-        price = _("{n} cards").format(n=k + 1) if k else _("1 card")
+        price = ngettext("{count} card", "{count} cards", k + 1).format(count=k + 1)
         x = column_x(first + k) + CW / 2
         svg.open(class_="price")
         svg.title(price)
@@ -218,7 +220,10 @@ def draw_rocks(svg: Svg, players: int, _: Gettext) -> None:
 # -- piles, players and buttons ----------------------------------------------------------------------
 def draw_piles(svg: Svg, view: View, targets: Targets, _: Gettext) -> None:
     y = PANEL_Y
-    label = _("Draw pile: {count} cards").format(count=view["draw_pile"])
+    ngettext = plural(_)
+    label = ngettext("Draw pile: {count} card", "Draw pile: {count} cards", view["draw_pile"]).format(
+        count=view["draw_pile"]
+    )
     svg.open(**targets.attrs("draw", label, "pile"))
     svg.title(label)
     for k in range(3):
@@ -234,7 +239,9 @@ def draw_piles(svg: Svg, view: View, targets: Targets, _: Gettext) -> None:
     svg.text(
         235,
         y + 26,
-        _("water box: {count} drops").format(count=view["water_drops"]),
+        ngettext("water box: {count} drop", "water box: {count} drops", view["water_drops"]).format(
+            count=view["water_drops"]
+        ),
         12,
         text_anchor="start",
         fill="#333333",
@@ -287,7 +294,9 @@ def draw_player(svg: Svg, view: View, info: Mapping[str, Any], targets: Targets,
         svg.text(184, y + 23, info["cards"], 14, fill="#ffffff", font_weight="bold")
         svg.text(206, y + 23, _("cards"), 12, text_anchor="start", fill="#333333")
     draw_gem(svg, 364, y + 22, info["colour"], 10)
-    svg.text(379, y + 23, _("{count} gems left").format(count=info["gems"]), 12, text_anchor="start", fill="#333333")
+    ngettext = plural(_)
+    gems_left = ngettext("{count} gem left", "{count} gems left", info["gems"]).format(count=info["gems"])
+    svg.text(379, y + 23, gems_left, 12, text_anchor="start", fill="#333333")
     draw_held_tiles(svg, info["tiles"], targets if you else None, y, _)
     marks = []
     if acting:
@@ -299,14 +308,18 @@ def draw_player(svg: Svg, view: View, info: Mapping[str, Any], targets: Targets,
 
 
 def points_text(points: int, _: Gettext) -> str:
-    return _("1 point") if points == 1 else _("{points} points").format(points=points)
+    ngettext = plural(_)
+    return ngettext("{points} point", "{points} points", points).format(points=points)
 
 
 def draw_hand(svg: Svg, hand: Mapping[str, int], targets: Targets, y: float, _: Gettext) -> None:
     """Your cards by colour; a card is the target of discarding one of its colour."""
+    ngettext = plural(_)
     for k, (letter, count) in enumerate(hand.items()):
         x = 160 + 62 * k
-        label = _("{count} {colour} cards").format(count=count, colour=colour_name(letter, _))
+        label = ngettext("{count} {colour} card", "{count} {colour} cards", count).format(
+            count=count, colour=colour_name(letter, _)
+        )
         svg.open(**targets.attrs(f"card-{letter}", label, "card"))
         svg.title(label)
         svgkit.card(svg, x, y + 4, 28, 38, CARD_FILL[letter], letter, 13)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from spieltafel.core.kit import plural
 from spieltafel.games.svgkit import Gettext, identity, player_name
 
 from .components import PLAYER_COLOURS, TILE_KINDS
@@ -76,7 +77,8 @@ def action_label(notation: str, gettext: Gettext = identity) -> str:
 
 
 def _count_cards(count: int, gettext: Gettext) -> str:
-    return gettext("1 card") if count == 1 else gettext("{count} cards").format(count=count)
+    ngettext = plural(gettext)
+    return ngettext("{count} card", "{count} cards", count).format(count=count)
 
 
 def _draw(e: Mapping[str, Any], _: Gettext) -> str:
@@ -115,18 +117,46 @@ def _game_over(e: Mapping[str, Any], _: Gettext) -> str:
     return _("Game over. Winner: {winners} ({scores})").format(winners=winners, scores=scores)
 
 
+def _reshuffle(e: Mapping[str, Any], _: Gettext) -> str:
+    ngettext, count = plural(_), e["cards"]
+    return ngettext(
+        "The discards are shuffled into a new draw pile of {count} card",
+        "The discards are shuffled into a new draw pile of {count} cards",
+        count,
+    ).format(count=count)
+
+
+def _refill_gems(e: Mapping[str, Any], _: Gettext) -> str:
+    ngettext, count = plural(_), e["gems"]
+    return ngettext(
+        "{player} takes {count} gem back from scored columns",
+        "{player} takes {count} gems back from scored columns",
+        count,
+    ).format(player=seat_name(e["seat"], _), count=count)
+
+
+def _refill_water(e: Mapping[str, Any], _: Gettext) -> str:
+    ngettext, count = plural(_), e["drops"]
+    return ngettext(
+        "The water box is refilled: {count} drop", "The water box is refilled: {count} drops", count
+    ).format(count=count)
+
+
+def _tile_points(e: Mapping[str, Any], _: Gettext) -> str:
+    ngettext, points = plural(_), e["points"]
+    return ngettext(
+        "{player} scores {points} point for bonus tiles", "{player} scores {points} points for bonus tiles", points
+    ).format(player=seat_name(e["seat"], _), points=points)
+
+
 _EVENTS: dict[str, Callable[[Mapping[str, Any], Gettext], str]] = {
     "draw": _draw,
     "place": _place,
     "rock": _rock,
     "bonus-tile": _bonus_tile,
     "game-over": _game_over,
-    "reshuffle": lambda e, _: _("The discards are shuffled into a new draw pile of {count} cards").format(
-        count=e["cards"]
-    ),
-    "refill-gems": lambda e, _: _("{player} takes {count} gems back from scored columns").format(
-        player=seat_name(e["seat"], _), count=e["gems"]
-    ),
+    "reshuffle": _reshuffle,
+    "refill-gems": _refill_gems,
     "bonus": lambda e, _: _("{player} uses a bonus tile: {tile}").format(
         player=seat_name(e["seat"], _), tile=tile_name(e["tile"], _)
     ),
@@ -135,14 +165,12 @@ _EVENTS: dict[str, Callable[[Mapping[str, Any], Gettext], str]] = {
     ),
     "turn": lambda e, _: _("{player}'s turn").format(player=seat_name(e["seat"], _)),
     "water": lambda e, _: _("A water drop falls on slot {slot}").format(slot=e["slot"]),
-    "refill-water": lambda e, _: _("The water box is refilled: {count} drops").format(count=e["drops"]),
+    "refill-water": _refill_water,
     "shift": lambda e, _: _("The water frame moves on to column {column}; new bonus tiles: {tiles}").format(
         column=e["frame"], tiles=", ".join(tile_name(t, _) for t in e.get("revealed", []))
     ),
     "water-box": lambda e, _: _("{player} takes the water box").format(player=seat_name(e["seat"], _)),
-    "tile-points": lambda e, _: _("{player} scores {points} points for bonus tiles").format(
-        player=seat_name(e["seat"], _), points=e["points"]
-    ),
+    "tile-points": _tile_points,
 }
 
 

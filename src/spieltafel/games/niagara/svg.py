@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from spieltafel.core.kit import plural
 from spieltafel.games import svgkit
 from spieltafel.games.svgkit import Gettext, Legal, Svg, Targets, View, identity
 
@@ -428,7 +429,8 @@ def status_text(view: View, _: Gettext) -> str:
     }
     text = doing.get(view["phase"], "{player}").format(player=player)
     if turn.get("points") is not None:
-        text += " " + _("({points} points left)").format(points=turn["points"])
+        ngettext, points = plural(_), turn["points"]
+        text += " " + ngettext("({points} point left)", "({points} points left)", points).format(points=points)
     return text
 
 

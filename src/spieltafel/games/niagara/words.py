@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from spieltafel.core.kit import plural
 from spieltafel.games.svgkit import Gettext, identity, player_name
 
 from .components import PLAYER_COLOURS
@@ -152,6 +153,11 @@ def _paddle(e: Mapping[str, Any], _: Gettext) -> str:
     return _("{player}'s canoe {canoe} paddles to {space}").format(player=player, canoe=canoe, space=space)
 
 
+def _flow(e: Mapping[str, Any], _: Gettext) -> str:
+    ngettext, discs = plural(_), e["discs"]
+    return ngettext("The river flows: {discs} disc", "The river flows: {discs} discs", discs).format(discs=discs)
+
+
 def _game_over(e: Mapping[str, Any], _: Gettext) -> str:
     winners = ", ".join(seat_name(w, _) for w in e.get("winners", []))
     gems = ", ".join(f"{seat_name(p, _)} {n}" for p, n in enumerate(e.get("banked", [])))
@@ -190,11 +196,7 @@ _EVENTS: dict[str, Callable[[Mapping[str, Any], Gettext], str]] = {
         player=seat_name(e["seat"], _), round=e["round"]
     ),
     "cards-back": lambda e, _: _("{player} takes all seven paddle cards back").format(player=seat_name(e["seat"], _)),
-    "flow": lambda e, _: (
-        _("The river flows: 1 disc")
-        if e["discs"] == 1
-        else _("The river flows: {discs} discs").format(discs=e["discs"])
-    ),
+    "flow": _flow,
     "push": lambda e, _: _("Disc {disc} enters at the rope; the {arm} arm moves on").format(
         disc=e["disc"], arm=_("left") if e["arm"] == "left" else _("right")
     ),
