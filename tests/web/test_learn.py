@@ -167,3 +167,45 @@ def test_the_tutorials_are_accessible_and_fit_a_phone(server: Server, browser: A
             phone.screenshot(path=str(shots / f"learn-{game}-phone.png"), full_page=True)
     finally:
         phone.context.close()
+
+
+def test_the_tutorials_chooser_works_by_keyboard_and_gives_the_focus_back(server: Server, browser: Any) -> None:
+    """A target that stands for several moves opens the chooser (static/chooser.js, the table page's too): the
+    focus on its first entry; Escape and Cancel close it and the focus is back on the target; an entry plays."""
+    page = new_person(browser)
+    try:
+        page.goto(f"{server.url}/learn/iquazu")
+        page.wait_for_function("() => window.spieltafelLesson")
+        index = page.evaluate(
+            """() => [...document.querySelectorAll('#board [data-actions]')].findIndex((node) =>
+                 node.getAttribute('data-actions').trim().split(/\\s+/)
+                   .filter((a) => window.spieltafelLesson.legal.has(Number(a))).length > 1)"""
+        )
+        assert index >= 0, "no target of the first step stands for several moves"
+        target = page.locator("#board [data-actions]").nth(index)
+        focused = "(node) => node === document.activeElement"
+        for close in ("Escape", "cancel"):
+            target.focus()
+            page.keyboard.press("Enter")
+            page.wait_for_selector("#chooser:not([hidden])")
+            assert page.locator("#chooser-list button").count() > 1
+            assert page.locator("#chooser-list button").first.evaluate(focused)
+            if close == "cancel":
+                page.locator("#chooser-cancel").focus()
+            page.keyboard.press("Enter" if close == "cancel" else "Escape")
+            page.wait_for_selector("#chooser", state="hidden")
+            assert target.evaluate(focused), f"{close}: the focus is not back on the target"
+            assert _position(page) == ("0", "0")
+        before = page.evaluate("() => Number(document.body.dataset.hints || 0)")
+        target.focus()
+        page.keyboard.press("Enter")
+        page.wait_for_selector("#chooser:not([hidden])")
+        page.keyboard.press("Enter")  # the first entry: a move, right or wrong
+        wait_for(
+            lambda: _position(page) != ("0", "0")
+            or page.evaluate("() => Number(document.body.dataset.hints || 0)") > before
+        )
+        assert page.locator("#chooser").is_hidden()
+        assert not page.csp_errors
+    finally:
+        page.context.close()

@@ -14,8 +14,9 @@ that a first game changes no rating) and opens it;
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from typing import Any
+import functools
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any, ParamSpec
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
@@ -32,6 +33,7 @@ from spieltafel.server.web.pages import error_text
 from spieltafel.server.web.templating import account_of, gettext_of, language_of, render
 
 router = APIRouter(include_in_schema=False)  # pages, not the JSON API
+P = ParamSpec("P")
 
 FIRST_GAME_BOT = "easy"
 EVENTS_SHOWN = 8
@@ -57,6 +59,56 @@ def _found(name: str) -> tuple[Game, Tutorial] | None:
         return None
     tutorial = tutorial_of(game) if game.name == name else None
     return None if tutorial is None else (game, tutorial)
+
+
+class _Answered(Exception):
+    """A route's request cannot go on: ``answer`` (a page, a JSON refusal or a redirect) is what it gets."""
+
+    def __init__(self, answer: Response) -> None:
+        super().__init__(answer.status_code)
+        self.answer = answer
+
+
+def _answering(route: Callable[P, Awaitable[Response]]) -> Callable[P, Awaitable[Response]]:
+    """The route, answering :class:`_Answered`'s answer where its helpers raise one."""
+
+    @functools.wraps(route)
+    async def answering(*args: P.args, **kwargs: P.kwargs) -> Response:
+        try:
+            return await route(*args, **kwargs)
+        except _Answered as answered:
+            return answered.answer
+
+    return answering
+
+
+def _lookup(request: Request, name: str, page: bool = True) -> tuple[Game, Tutorial]:
+    """The game ``name`` and its tutorial; else the answer that there is none (a page, or for the page's script
+    a JSON refusal)."""
+    found = _found(name)
+    if found is not None:
+        return found
+    if page:
+        raise _Answered(_missing(request, name))
+    raise _Answered(_refusal(gettext_of(request)("There is no tutorial for “%(name)s”.") % {"name": name[:40]}, 404))
+
+
+def _player(request: Request, name: str) -> tuple[Game, Any]:
+    """The game of ``/learn/{name}/play`` and the signed-in account; else the page that there is no tutorial,
+    or the way to sign in first (which comes back to the tutorial's end)."""
+    game, _ = _lookup(request, name)
+    me = account_of(request)
+    if me is None:
+        raise _Answered(RedirectResponse(f"/signin?next=/learn/{game.name}/play", status_code=303))
+    return game, me
+
+
+def _count(text: str, name: str, high: int, refusal: str) -> int:
+    """``text`` as a whole number from 0 to ``high``; else the refusal (``refusal`` names ``%(high)d``)."""
+    try:
+        return parse_int(text, name, 0, high)
+    except BadNumber:
+        raise _Answered(_refusal(refusal % {"high": high})) from None
 
 
 def step_payload(game: Game, tutorial: Tutorial, number: int, lang: str, made: int = 0) -> dict[str, Any]:
@@ -99,12 +151,10 @@ async def learn_index(request: Request) -> Response:
 
 
 @router.get("/learn/{name}", response_class=HTMLResponse)
+@_answering
 async def learn_page(request: Request, name: str) -> Response:
     gettext = gettext_of(request)
-    found = _found(name)
-    if found is None:
-        return _missing(request, name)
-    game, tutorial = found
+    game, tutorial = _lookup(request, name)
     number = 0
     error = None
     text = request.query_params.get("step")
@@ -141,25 +191,17 @@ def _client_texts(gettext: Callable[[str], str]) -> dict[str, str]:
 
 
 @router.get("/learn/{name}/step")
+@_answering
 async def learn_step(request: Request, name: str) -> Response:
     """Step ``n`` (from 0), or the verdict on the learner's ``move`` (an action index) in step ``n``."""
     gettext = gettext_of(request)
-    found = _found(name)
-    if found is None:
-        return _refusal(gettext("There is no tutorial for “%(name)s”.") % {"name": name[:40]}, 404)
-    game, tutorial = found
+    game, tutorial = _lookup(request, name, page=False)
     params: Mapping[str, str] = request.query_params
-    try:
-        number = parse_int(params.get("n", ""), "n", 0, len(tutorial.steps) - 1)
-    except BadNumber:
-        text = gettext("“n” is the number of a step of this tutorial, counted from 0: 0 to %(high)d.")
-        return _refusal(text % {"high": len(tutorial.steps) - 1})
+    number = _count(params.get("n", ""), "n", len(tutorial.steps) - 1,
+                    gettext("“n” is the number of a step of this tutorial, counted from 0: 0 to %(high)d."))
     step = tutorial.step(number)
-    try:
-        made = parse_int(params.get("made", "0"), "made", 0, max(0, len(step.expect) - 1))
-    except BadNumber:
-        text = gettext("“made” counts the moves of this step already made: 0 to %(high)d.")
-        return _refusal(text % {"high": max(0, len(step.expect) - 1)})
+    made = _count(params.get("made", "0"), "made", max(0, len(step.expect) - 1),
+                  gettext("“made” counts the moves of this step already made: 0 to %(high)d."))
     lang = language_of(request)
     move_text = params.get("move")
     if move_text is None:
@@ -181,33 +223,24 @@ async def learn_step(request: Request, name: str) -> Response:
 
 
 @router.get("/learn/{name}/play", response_class=HTMLResponse)
+@_answering
 async def learn_play_page(request: Request, name: str) -> Response:
     """The one button of the tutorial's end, for whoever comes back from signing in."""
-    found = _found(name)
-    if found is None:
-        return _missing(request, name)
-    game, _ = found
-    if account_of(request) is None:
-        return RedirectResponse(f"/signin?next=/learn/{game.name}/play", status_code=303)
+    game, _ = _player(request, name)
     return render(request, "learn_play.html", {"game": game, "players": game.min_players})
 
 
 @router.post("/learn/{name}/play", response_class=HTMLResponse)
+@_answering
 async def learn_play(request: Request, name: str) -> Response:
     """A table for the signed-in person against easy bots (the game's smallest player count), opened."""
-    gettext = gettext_of(request)
-    found = _found(name)
-    if found is None:
-        return _missing(request, name)
-    game, _ = found
-    me = account_of(request)
-    if me is None:
-        return RedirectResponse(f"/signin?next=/learn/{game.name}/play", status_code=303)
+    game, me = _player(request, name)
     seats = [{"kind": "me"}] + [{"kind": "bot", "bot": FIRST_GAME_BOT}] * (game.min_players - 1)
     try:
         await rate_limits(request).hit("tables", str(me.id), "new tables")
         table_id = await services_of(request).tables.create(me, game.name, game.min_players, {}, seats, rated=False)
     except ServiceError as refusal:
+        gettext = gettext_of(request)
         heading = gettext("The table could not be created")
         return render(request, "message.html", {"heading": heading, "text": error_text(refusal, gettext)},
                       refusal.status)

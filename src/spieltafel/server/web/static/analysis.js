@@ -2,38 +2,28 @@
 // only the replay beside the chart in (no reload, the charts and the scroll position stay; the address and
 // the browser's history follow). Optional: every one of them is a plain link that works without this module.
 
-const layout = document.querySelector(".analysis-layout");
-let loading = false;
+import { pageSwapper } from "./pageswap.js";
 
-async function go(url, push = true) {
-  if (loading) return;
-  loading = true;
-  try {
-    const response = await fetch(url, { headers: { Accept: "text/html" }, credentials: "same-origin" });
-    const next = response.ok ? new DOMParser().parseFromString(await response.text(), "text/html") : null;
-    const replay = next && next.getElementById("analysis-replay");
-    const current = document.getElementById("analysis-replay");
-    if (!replay || !current) {
-      window.location.assign(url);
-      return;
-    }
-    current.replaceWith(document.adoptNode(replay));
-    const step = replay.dataset.step;
-    const seat = replay.dataset.seat;
-    for (const point of document.querySelectorAll(".analysis-point")) {
-      const link = point.closest("a");
-      const chart = point.closest("svg");
-      const here = link && chart && link.dataset.analysisStep === step && chart.dataset.seat === seat;
-      point.classList.toggle("current", Boolean(here));
-    }
-    if (push) window.history.pushState({ analysis: true }, "", url);
-    // one column (a phone): the replay is below the marks; bring it into sight
-    const box = replay.getBoundingClientRect();
-    if (box.top < 0 || box.top > window.innerHeight * 0.6) replay.scrollIntoView({ block: "start" });
-  } finally {
-    loading = false;
+const layout = document.querySelector(".analysis-layout");
+
+const go = pageSwapper({ analysis: true }, (next) => {
+  const replay = next.getElementById("analysis-replay");
+  const current = document.getElementById("analysis-replay");
+  if (!replay || !current) return false;
+  current.replaceWith(document.adoptNode(replay));
+  const step = replay.dataset.step;
+  const seat = replay.dataset.seat;
+  for (const point of document.querySelectorAll(".analysis-point")) {
+    const link = point.closest("a");
+    const chart = point.closest("svg");
+    const here = link && chart && link.dataset.analysisStep === step && chart.dataset.seat === seat;
+    point.classList.toggle("current", Boolean(here));
   }
-}
+  // one column (a phone): the replay is below the marks; bring it into sight
+  const box = replay.getBoundingClientRect();
+  if (box.top < 0 || box.top > window.innerHeight * 0.6) replay.scrollIntoView({ block: "start" });
+  return true;
+});
 
 if (layout) {
   layout.addEventListener("click", (event) => {

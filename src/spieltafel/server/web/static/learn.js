@@ -3,6 +3,8 @@
 // data-actions="<i> <j>" opens a chooser). A move is sent as GET /learn/GAME/step?n=<step>&move=<i>; the answer
 // is the next step (text, board, highlighted moves) or the step's hint. The step is kept in the address
 // (?step=N), so a reload or a change of language stays on it.
+import { Chooser, numbers } from "./chooser.js";
+
 const $ = (id) => document.getElementById(id);
 
 class Lesson {
@@ -11,6 +13,7 @@ class Lesson {
     this.texts = config.texts || {};
     this.board = $("board");
     this.busy = false;
+    this.chooser = new Chooser((_kind, action) => this.send(action));
     this.show(config.payload, false);
     this.bind();
   }
@@ -35,7 +38,7 @@ class Lesson {
     $("learn-progress").value = step.step + 1;
     $("learn-next").hidden = step.asks;
     $("learn-hint").hidden = true;
-    $("chooser").hidden = true;
+    this.chooser.close();
     document.body.dataset.step = String(step.step);
     document.body.dataset.made = String(step.made || 0);
     this.highlight(step.highlight || []);
@@ -47,9 +50,7 @@ class Lesson {
     const wanted = new Set(actions.map(Number));
     let first = null;
     for (const node of this.board.querySelectorAll("[data-action], [data-actions]")) {
-      const own = node.hasAttribute("data-action")
-        ? [Number(node.dataset.action)]
-        : node.dataset.actions.trim().split(/\s+/).map(Number);
+      const own = node.hasAttribute("data-action") ? [Number(node.dataset.action)] : numbers(node, "data-actions");
       if (own.some((a) => wanted.has(a))) {
         node.classList.add("learn-target");
         node.setAttribute("aria-describedby", "learn-text");
@@ -105,42 +106,21 @@ class Lesson {
     this.board.addEventListener("keydown", (event) => {
       if (event.key === "Enter" || event.key === " " || event.key === "Spacebar") activate(event);
     });
-    $("chooser-list").addEventListener("click", (event) => {
-      const button = event.target.closest("button[data-choice]");
-      if (button) this.send(Number(button.dataset.choice));
-    });
-    $("chooser-cancel").addEventListener("click", () => { $("chooser").hidden = true; });
-    document.addEventListener("keydown", (event) => {
-      if (event.key === "Escape" && !$("chooser").hidden) $("chooser").hidden = true;
-    });
     $("learn-next").addEventListener("click", () => this.send("next"));
   }
 
   choose(target) {
     if (this.busy) return;
     if (target.hasAttribute("data-action")) { this.send(Number(target.dataset.action)); return; }
-    const actions = target.dataset.actions.trim().split(/\s+/).map(Number).filter((a) => this.legal.has(a));
+    const actions = numbers(target, "data-actions").filter((a) => this.legal.has(a));
     if (actions.length === 1) { this.send(actions[0]); return; }
-    const list = $("chooser-list");
-    list.replaceChildren();
-    for (const action of actions) {
-      const item = document.createElement("li");
-      const button = document.createElement("button");
-      button.type = "button";
-      button.dataset.choice = String(action);
-      button.textContent = this.legal.get(action) || String(action);
-      item.append(button);
-      list.append(item);
-    }
-    $("chooser").hidden = false;
-    const first = list.querySelector("button");
-    if (first) first.focus();
+    this.chooser.open(actions.map((a) => ["choice", a, this.legal.get(a) || String(a)]), target);
   }
 
   async send(move) {
     if (this.busy) return;
     this.busy = true;
-    $("chooser").hidden = true;
+    this.chooser.close();
     try {
       const url = `/learn/${encodeURIComponent(this.game)}/step?n=${this.step.step}&made=${this.step.made || 0}`
         + `&move=${encodeURIComponent(String(move))}`;

@@ -2,39 +2,26 @@
 // the slider and the arrow keys fetch the step's page and swap its content in, keeping the scroll
 // position and the browser's history), and autoplay at a chosen speed. Game-agnostic and optional: every
 // control is a plain link or form that works without this module.
+import { pageSwapper } from "./pageswap.js";
 
 const main = document.getElementById("main");
 const keys = { ArrowLeft: "back", ArrowRight: "forward", Home: "first", End: "last" };
 let playing = false;
 let speed = 1000;
 let timer = null;
-let loading = false;
 
-async function go(url, push = true) {
-  if (loading) return;
-  loading = true;
-  try {
-    const response = await fetch(url, { headers: { Accept: "text/html" }, credentials: "same-origin" });
-    const next = response.ok
-      ? new DOMParser().parseFromString(await response.text(), "text/html")
-      : null;
-    const content = next && next.getElementById("main");
-    if (!content) {
-      window.location.assign(url);
-      return;
-    }
-    const x = window.scrollX;
-    const y = window.scrollY;
-    const nodes = Array.from(content.childNodes); // a copy: adopting a node takes it out of the live list
-    main.replaceChildren(...nodes.map((node) => document.adoptNode(node)));
-    document.title = next.title;
-    if (push) window.history.pushState({ replay: true }, "", url);
-    window.scrollTo(x, y);
-    setUp();
-  } finally {
-    loading = false;
-  }
-}
+const go = pageSwapper({ replay: true }, (next) => {
+  const content = next.getElementById("main");
+  if (!content) return false;
+  const x = window.scrollX;
+  const y = window.scrollY;
+  const nodes = Array.from(content.childNodes); // a copy: adopting a node takes it out of the live list
+  main.replaceChildren(...nodes.map((node) => document.adoptNode(node)));
+  document.title = next.title;
+  window.scrollTo(x, y);
+  setUp();
+  return true;
+});
 
 function link(name) {
   const found = main.querySelector(`a[data-replay="${name}"]`);

@@ -12,6 +12,8 @@
 // the seq shown; the answer's best move is marked on the board (class "hint", the board's data-highlight)
 // and in the move list, with one line of words; the seat's count in the players' list goes up.
 
+import { Chooser, fillButtons, numbers } from "./chooser.js";
+
 const $ = (id) => document.getElementById(id);
 const CHAT_CODES = new Set(["too-fast", "too-long", "empty", "bad-text"]);
 const CLOSE_SIGNED_OUT = 4401; // the session or token of the socket ended (docs/protocol.md)
@@ -100,6 +102,9 @@ class TablePage {
     this.focusIndex = 0;
     this.hinting = false;
     this.hintShown = null;
+    // an entry of the chooser: confirmed too where the player asks first
+    this.chooser = new Chooser((kind, value) => (kind === "gesture" ? this.askGesture(value) : this.ask(value)),
+      () => this.cancel());
     this.readInitialLegal();
     this.bind();
     this.bindChat();
@@ -168,14 +173,8 @@ class TablePage {
     if (leave) leave.addEventListener("submit", () => { this.leaving = true; });
     $("confirm-yes").addEventListener("click", () => this.confirm());
     $("confirm-no").addEventListener("click", () => this.cancel());
-    $("chooser-cancel").addEventListener("click", () => this.cancel());
-    $("chooser-list").addEventListener("click", (event) => {
-      const button = event.target.closest("button[data-choice], button[data-gesture]");
-      if (button && button.dataset.gesture !== undefined) this.askGesture(Number(button.dataset.gesture));
-      else if (button) this.ask(Number(button.dataset.choice));  // confirmed too where the player asks first
-    });
     document.addEventListener("keydown", (event) => {
-      if (event.key === "Escape" && (!$("confirm-bar").hidden || !$("chooser").hidden)) this.cancel();
+      if (event.key === "Escape" && !$("confirm-bar").hidden) this.cancel();  // the chooser's Escape: chooser.js
       const typing = event.target.closest && event.target.closest("input, textarea, select, [contenteditable]");
       if (typing || event.altKey || event.metaKey) return;
       const undoKey = (event.key === "u" || event.key === "U") && !event.ctrlKey;
@@ -221,21 +220,9 @@ class TablePage {
     }
   }
 
-  openChooser(entries) {
-    const list = $("chooser-list");
-    list.replaceChildren();
-    for (const [key, value, text] of entries) {
-      const item = document.createElement("li");
-      const button = document.createElement("button");
-      button.type = "button";
-      button.dataset[key] = String(value);
-      button.textContent = text;
-      item.append(button);
-      list.append(item);
-    }
+  openChooser(entries, target) {
     $("confirm-bar").hidden = true;
-    $("chooser").hidden = false;
-    list.querySelector("button").focus();
+    this.chooser.open(entries, target);
   }
 
   choose(target) {
@@ -247,16 +234,16 @@ class TablePage {
     if (index >= 0) this.focusIndex = index;
     target.classList.add("selected");
     if (target.hasAttribute("data-gestures")) {
-      const found = target.getAttribute("data-gestures").trim().split(/\s+/).map(Number).filter((k) => this.gestures[k]);
+      const found = numbers(target, "data-gestures").filter((k) => this.gestures[k]);
       if (found.length === 1) return this.askGesture(found[0]);
       if (found.length === 0) return;
-      return this.openChooser(found.map((k) => ["gesture", k, this.gestures[k].label || this.gestures[k].notation]));
+      return this.openChooser(found.map((k) => ["gesture", k, this.gestures[k].label || this.gestures[k].notation]), target);
     }
     if (target.hasAttribute("data-actions")) {
-      const actions = target.getAttribute("data-actions").trim().split(/\s+/).map(Number).filter((a) => this.legal.has(a));
+      const actions = numbers(target, "data-actions").filter((a) => this.legal.has(a));
       if (actions.length === 1) return this.ask(actions[0]);
       if (actions.length === 0) return;
-      return this.openChooser(actions.map((a) => ["choice", a, this.label(a)]));
+      return this.openChooser(actions.map((a) => ["choice", a, this.label(a)]), target);
     }
     const action = Number(target.getAttribute("data-action"));
     if (this.legal.has(action)) this.ask(action);
@@ -417,7 +404,7 @@ class TablePage {
   askMove(move, text) {
     if (!this.askFirst) { this.send(move); return; }  // one click per move unless the player asks first
     this.pending = move;
-    $("chooser").hidden = true;
+    this.chooser.close();
     $("confirm-text").textContent = `${text} — ${this.texts.confirm_question || ""}`;
     $("confirm-bar").hidden = false;
     $("confirm-yes").focus();
@@ -430,7 +417,7 @@ class TablePage {
   cancel() {
     this.pending = null;
     $("confirm-bar").hidden = true;
-    $("chooser").hidden = true;
+    this.chooser.close();
     this.clearSelection();
     if (this.returnFocus && document.contains(this.returnFocus)) this.returnFocus.focus();
   }
@@ -447,7 +434,7 @@ class TablePage {
     }
     this.pending = null;
     $("confirm-bar").hidden = true;
-    $("chooser").hidden = true;
+    this.chooser.close();
     if (!this.socket || this.socket.readyState !== WebSocket.OPEN) {
       this.showError(this.texts.reconnecting);
       return;
@@ -536,7 +523,7 @@ class TablePage {
     this.clearSelection();
     this.showError(this.texts[message.code] || this.texts.error);
     document.body.dataset.refused = String(message.code);
-    $("chooser").hidden = true;
+    this.chooser.close();
     this.restoreFocus();  // back on the board (the chooser's entry just used is hidden now), never <body>
   }
 
@@ -664,21 +651,11 @@ class TablePage {
   cancelQuietly() {
     this.pending = null;
     $("confirm-bar").hidden = true;
-    $("chooser").hidden = true;
+    this.chooser.close();
   }
 
   updateMoveList(legal) {
-    const list = $("move-list");
-    list.replaceChildren();
-    for (const item of legal) {
-      const li = document.createElement("li");
-      const button = document.createElement("button");
-      button.type = "button";
-      button.dataset.action = String(item.action);
-      button.textContent = item.label || item.notation;
-      li.append(button);
-      list.append(li);
-    }
+    fillButtons($("move-list"), legal.map((item) => ["action", item.action, item.label || item.notation]));
   }
 
   updateEvents(texts) {
