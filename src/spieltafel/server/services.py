@@ -72,6 +72,8 @@ class Site:
     async def close(self) -> None:
         await self.tables.close()
         self.jobs.stop_taking()
+        if self.search is not None:
+            self.search.stop_taking()
         for task in self.tasks:  # bounded: a task that does not end must not hold the shutdown forever
             task.cancel()
             await stop(task, CLOSE_SECONDS)

@@ -129,6 +129,10 @@ class SearchQueue:
         self._ready: set[str] = set()
         self.closing = False
 
+    def stop_taking(self) -> None:
+        """Make a searcher's waiting ``poll`` end at its next look (within ``BLOCK_MS``)."""
+        self.closing = True
+
     async def close(self) -> None:
         self.closing = True
         await self.redis.aclose()
