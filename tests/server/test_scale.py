@@ -7,7 +7,11 @@ on one database (SQLite, or PostgreSQL in the second CI run) and Redis.
 - a bot job delivered twice (a second taker claims it while the first still thinks) moves once;
 - chat: a line said through A reaches the readers on B (players' and spectators' chats apart, mutes applied),
   and the chat's rate limit counts an account's messages through both processes together;
-- a token revoked through B closes the socket that signed in with it on A (4401).
+- a token revoked through B closes the socket that signed in with it on A (4401);
+- hints and post-game analyses asked through A and B (no bot workers) are computed by the worker through
+  Redis (``analysis.remote``): a hint is given and counted, a second one for the same seat through the other
+  process meanwhile is refused (``hint-running``), an analysis completes with its progress; and a server
+  whose site has no worker at all answers a hint with 503 ``hint-unavailable``.
 """
 
 from __future__ import annotations
@@ -36,7 +40,7 @@ from spieltafel.server.social.chat import RATE_MESSAGES
 from spieltafel.server.tables.service import TableService
 
 from .backing import drop_site_database, reachable_redis, redis_keys, site_database
-from .helpers import Person, person
+from .helpers import Person, Seen, person, play_http
 from .processes import Server, Worker
 
 pytestmark = pytest.mark.anyio
@@ -45,6 +49,9 @@ FAN_OUT_MOVES = 40
 SECRET = {  # and limits far above what the proofs do: they prove the concurrency, not the rate limits
     "SPIELTAFEL_SECRET_KEY": "scale-test-secret",
     "SPIELTAFEL_RATE_LIMITS": '{"moves": "100000/minute", "tables": "10000/minute", "accounts": "1000/minute"}',
+}
+SEARCH = {  # small budgets for the hints and analyses the worker computes for the servers
+    "SPIELTAFEL_HINT_ITERATIONS": "40", "SPIELTAFEL_HINT_SECONDS": "5", "SPIELTAFEL_ANALYSIS_ITERATIONS": "20",
 }
 
 
@@ -56,9 +63,9 @@ class Site:
         options = {"database_url": database_url, "redis_url": redis_url, "redis_prefix": prefix}
         # A first: it migrates the fresh database (on SQLite, three processes migrating at once can collide
         # with "table accounts already exists"); then B and the worker find it migrated
-        self.a = Server(data, **options, bot_workers=0, **SECRET)
-        self.b = Server(data, **options, bot_workers=0, wait=False, **SECRET)
-        self.worker = Worker(data, database_url, redis_url, prefix, wait=False, **SECRET)
+        self.a = Server(data, **options, bot_workers=0, **SECRET, **SEARCH)
+        self.b = Server(data, **options, bot_workers=0, wait=False, **SECRET, **SEARCH)
+        self.worker = Worker(data, database_url, redis_url, prefix, wait=False, **SECRET, **SEARCH)
         for process in (self.b, self.worker):
             process.wait_until_ready()
 
@@ -326,3 +333,108 @@ async def test_a_bot_job_delivered_twice_moves_once(
     assert count == 1
     await first.done(taken)
     await second.done(again)
+
+
+# -- hints and analyses from the worker (analysis.remote) ---------------------------------------------------
+async def _my_turn(client: httpx.AsyncClient, table_id: int, who: Person) -> dict[str, Any]:
+    for _ in range(3000):
+        state: dict[str, Any] = (await client.get(f"/api/tables/{table_id}/state", headers=who.headers)).json()
+        if state["legal"]:
+            return state
+        await asyncio.sleep(0.01)
+    raise AssertionError("never the person's turn")
+
+
+async def _casual(client: httpx.AsyncClient, who: Person, seats: list[dict[str, str]]) -> int:
+    body = {"game": "iquazu", "players": len(seats), "seats": seats, "rated": False}
+    answer = await client.post("/api/tables", json=body, headers=who.headers)
+    assert answer.status_code == 201, answer.text
+    table_id: int = answer.json()["id"]
+    return table_id
+
+
+async def _against_bot(client: httpx.AsyncClient, who: Person) -> int:
+    return await _casual(client, who, [{"kind": "me"}, {"kind": "bot", "bot": "random"}])
+
+
+async def test_a_hint_through_servers_without_bot_workers_comes_from_the_worker(site: Site) -> None:
+    async with httpx.AsyncClient(base_url=site.a.url, timeout=60) as a, \
+            httpx.AsyncClient(base_url=site.b.url, timeout=60) as b:
+        ann = await person(a)
+        table_id = await _against_bot(a, ann)
+        state = await _my_turn(a, table_id, ann)
+        legal = {entry["action"] for entry in state["legal"]}
+        # the same seat through A and B at once: one search (the worker's), the other refused meanwhile
+        answers = await asyncio.gather(
+            a.post(f"/api/tables/{table_id}/hint", json={"seq": state["seq"]}, headers=ann.headers),
+            b.post(f"/api/tables/{table_id}/hint", json={"seq": state["seq"]}, headers=ann.headers),
+        )
+        given = [answer for answer in answers if answer.status_code == 200]
+        refused = [answer for answer in answers if answer.status_code != 200]
+        assert len(given) == 1, [answer.text for answer in answers]
+        assert [(r.status_code, r.json()["detail"]["code"]) for r in refused] == [(409, "hint-running")]
+        hint = given[0].json()
+        assert hint["table_id"] == table_id and hint["seat"] == 0 and hint["seq"] == state["seq"]
+        assert hint["hints"] == 1 and 1 <= len(hint["moves"]) <= 3
+        assert {move["action"] for move in hint["moves"]} <= legal
+        assert hint["iterations"] == 40 or (len(legal) == 1 and hint["iterations"] == 0)
+        sent = time.perf_counter()
+        again = await b.post(f"/api/tables/{table_id}/hint", json={"seq": state["seq"]}, headers=ann.headers)
+        took = time.perf_counter() - sent
+        assert again.status_code == 200, again.text  # the seat's place was given back
+        assert again.json()["moves"] == hint["moves"]  # the same position, the same seed: the same hint
+        assert again.json()["hints"] == 2
+        seats = (await b.get(f"/api/tables/{table_id}")).json()["seats"]
+        assert [seat["hints"] for seat in seats] == [2, 0]
+    print(f"\nhint through B from the worker over Redis (40 iterations): {1000 * took:.1f} ms")
+    assert not site.a.errors() and not site.b.errors() and not site.worker.errors()
+
+
+async def test_an_analysis_through_a_server_without_bot_workers_is_computed_by_the_worker(site: Site) -> None:
+    async with httpx.AsyncClient(base_url=site.a.url, timeout=60) as a, \
+            httpx.AsyncClient(base_url=site.b.url, timeout=60) as b:
+        ann = await person(a)
+        table_id = await _against_bot(a, ann)
+        await play_http(a, table_id, [ann], Seen(), random.Random(5))
+        started = await a.post(f"/api/tables/{table_id}/analysis", headers=ann.headers)
+        assert started.status_code == 200, started.text
+        assert started.json()["status"] in ("running", "done") and started.json()["total"] > 0
+        seen: list[dict[str, Any]] = []
+        for _ in range(3000):  # read through the other server: the progress is in the database
+            status = (await b.get(f"/api/tables/{table_id}/analysis")).json()
+            seen.append(status)
+            if status["status"] == "done":
+                break
+            await asyncio.sleep(0.05)
+        done = seen[-1]
+        assert done["status"] == "done", done
+        analysis = done["analysis"]
+        assert analysis["iterations"] == 20 and analysis["analysed_seats"] == [0]
+        assert done["done"] == done["total"] == len(analysis["decisions"]) > 0
+        progress = [s["done"] for s in seen if s["status"] == "running"]
+        assert progress == sorted(progress)
+        again = await b.post(f"/api/tables/{table_id}/analysis", headers=ann.headers)
+        assert again.json() == done  # kept: nothing started again
+    assert not site.a.errors() and not site.b.errors() and not site.worker.errors()
+
+
+async def test_no_worker_on_the_site_means_no_hint(site: Site, tmp_path: Path) -> None:
+    """A server without bot workers on a Redis prefix no worker serves: 503 ``hint-unavailable``, nothing
+    counted (the tables' bots would wait too: the people play each other here)."""
+    async with redis_keys(site.redis_url) as prefix:
+        lonely = Server(tmp_path, site.database_url, site.redis_url, prefix, bot_workers=0, **SECRET, **SEARCH)
+        try:
+            async with httpx.AsyncClient(base_url=lonely.url, timeout=60) as c:
+                people = [await person(c), await person(c)]
+                table_id = await _casual(c, people[0], [{"kind": "me"}, {"kind": "open"}])
+                joined = await c.post(f"/api/tables/{table_id}/join", headers=people[1].headers)
+                assert joined.status_code == 200, joined.text
+                state, mover = await _acting(c, table_id, people)
+                answer = await c.post(f"/api/tables/{table_id}/hint", json={"seq": state["seq"]}, headers=mover.headers)
+                assert answer.status_code == 503, answer.text
+                detail = answer.json()["detail"]
+                assert detail["code"] == "hint-unavailable" and "bot workers" in detail["message"]
+                seats = (await c.get(f"/api/tables/{table_id}")).json()["seats"]
+                assert [seat["hints"] for seat in seats] == [0, 0]
+        finally:
+            lonely.stop()

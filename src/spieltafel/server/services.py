@@ -9,7 +9,9 @@ or through :func:`services_of`.
 
 Without ``redis_url`` everything lives in this one process. With it, changes fan out over Redis and
 bot jobs go through the Redis queue: a process with ``bot_workers > 0`` takes jobs from it, one with
-0 only queues them (for the ``spieltafel worker`` processes)."""
+0 only queues them (for the ``spieltafel worker`` processes). So do hints and post-game analyses
+(``analysis.remote``): a process with ``bot_workers > 0`` computes its own and takes the others' from
+Redis (``analysis.runner``), one with 0 queues them for those."""
 
 from __future__ import annotations
 
@@ -27,6 +29,8 @@ from spieltafel.server.accounts.leaving import AccountData
 from spieltafel.server.accounts.recovery import Recovery
 from spieltafel.server.accounts.service import AccountService
 from spieltafel.server.analysis.hints import HintService
+from spieltafel.server.analysis.remote import SearchQueue
+from spieltafel.server.analysis.runner import SearchRunner
 from spieltafel.server.analysis.service import AnalysisService
 from spieltafel.server.bots.jobs import CLOSE_SECONDS, JobQueue, MemoryJobs, RedisJobs, stop
 from spieltafel.server.bots.runners import BotPool, BotRunner, Chore
@@ -53,6 +57,10 @@ class Site:
     bots: BotPool | None
     tables: TableService
     ratings: RatingService
+    analyses: AnalysisService | None = None
+    """Post-game analyses (``analysis.service``): computed here with a bot pool, else queued in ``search``."""
+    search: SearchQueue | None = None
+    """Hint and analysis jobs through Redis (``analysis.remote``), when the site has Redis."""
     runner: BotRunner | None = None
     tasks: list[asyncio.Task[None]] = field(default_factory=list)
 
@@ -64,11 +72,17 @@ class Site:
     async def close(self) -> None:
         await self.tables.close()
         self.jobs.stop_taking()
+        if self.search is not None:
+            self.search.stop_taking()
         for task in self.tasks:  # bounded: a task that does not end must not hold the shutdown forever
             task.cancel()
             await stop(task, CLOSE_SECONDS)
+        if self.analyses is not None:
+            await self.analyses.close()
         if self.bots is not None:
             self.bots.close()
+        if self.search is not None:
+            await self.search.close()
         await self.jobs.close()
         await self.hub.close()
         await self.db.close()
@@ -90,9 +104,11 @@ async def open_site(
     metrics.watch_pool(db.engine)
     hub: Hub = Hub()
     jobs: JobQueue = MemoryJobs()
+    search: SearchQueue | None = None
     if settings.redis_url:
         hub = RedisHub(settings.redis_url, settings.redis_prefix)
         jobs = RedisJobs(settings.redis_url, settings.redis_prefix, consumer_name(), settings.bot_job_timeout)
+        search = SearchQueue(settings.redis_url, settings.redis_prefix, consumer_name(), settings.bot_job_timeout)
     await hub.start()
     await jobs.start()
     bots = BotPool(settings.bot_workers) if settings.bot_workers else None
@@ -101,10 +117,15 @@ async def open_site(
     hub.on_remote = tables.cache.apply_remote  # another process's move, applied to this process's cache
     ratings = RatingService(db)
     tables.finishers.append(ratings.rate_finished)  # a game a worker's bot ends is rated there
-    site = Site(settings, db, hub, jobs, bots, tables, ratings)
+    analyses = AnalysisService(db, tables, bots, settings.analysis_iterations, tables.now_ms,
+                               settings.analysis_at_once, search)
+    site = Site(settings, db, hub, jobs, bots, tables, ratings, analyses, search)
     if bots is not None:
         site.runner = BotRunner(tables, jobs, settings.bot_workers, chores)
         site.tasks.append(asyncio.create_task(site.runner.run()))
+        if search is not None:  # a searcher: takes the hints and analyses of the processes without workers
+            searcher = SearchRunner(search, tables, bots, analyses, hint_slots(settings))
+            site.tasks.append(asyncio.create_task(searcher.run()))
     await tables.resume()
     return site
 
@@ -154,10 +175,14 @@ class Services:
 
     async def close(self) -> None:
         await self.recovery.settle()  # the mails still being sent
-        await self.analyses.close()
         for hub in self.hubs:
             await hub.close()
         await self.site.close()
+
+
+def hint_slots(settings: Settings) -> int:
+    """Hints a process with bot workers computes at once: ``hint_slots``, else half its workers, at least 1."""
+    return settings.hint_slots or max(1, settings.bot_workers // 2)
 
 
 def _hub(settings: Settings, channel: str) -> Hub:
@@ -178,12 +203,11 @@ async def open_services(settings: Settings, now_ms: Callable[[], int] | None = N
     recovery = Recovery(site.db, settings, accounts, notifier, site.tables.now_ms)
     account_data = AccountData(site.db, accounts, site.tables)
     quickplay = QuickPlay(site.db, site.tables.now_ms, site.tables.announce)
-    analyses = AnalysisService(
-        site.db, site.tables, site.bots, settings.analysis_iterations, site.tables.now_ms, settings.analysis_at_once
-    )
+    analyses = site.analyses
+    assert analyses is not None
     moderation = ModerationService(site.db, accounts, site.tables)
     hints = HintService(site.db, site.tables, site.bots, settings.hint_seconds, settings.hint_iterations,
-                        settings.hint_slots or max(1, settings.bot_workers // 2))
+                        hint_slots(settings), remote=site.search, site_slots=settings.hint_slots)
     return Services(
         settings, site, accounts, chat, rate, notifier, recovery, account_data, quickplay, analyses, moderation,
         hints,

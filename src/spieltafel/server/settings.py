@@ -55,7 +55,8 @@ class Settings(BaseSettings):
     )
     hint_slots: int | None = Field(
         default=None, ge=1, le=64,
-        description="hints computed at once per process (none: half the bot workers, at least 1); more: 503 busy",
+        description="hints computed at once per process with bot workers (none: half of them, at least 1); in a "
+        "process without, the hints in flight on the whole site (none: what the workers there take); more: 503 busy",
     )
     recent_events: int = Field(default=16, ge=0, le=1000, description="events kept for the state's 'events'")
     secure_cookies: bool = Field(default=False, description="always mark cookies Secure (set behind HTTPS)")

@@ -9,8 +9,17 @@ who left (403 ``not-seated``), another seat's turn (409 ``not-your-turn``), a ga
 own legal actions or view changed meanwhile; then nothing is counted), a second hint while one runs for
 the same seat in this process (409 ``hint-running``, held until the worker's job ends), more hints at
 once than the site's ``hint_slots`` (503 ``busy``; by default half the bot workers, at least 1, so the
-bots' moves always have workers), a process without bot workers (503 ``hint-unavailable``: the search
-never runs on the web process) and a worker that died (503 ``hint-failed``, logged).
+bots' moves always have workers), a process without bot workers on a site with none (503
+``hint-unavailable``: the search never runs on the web process) and a worker that died (503
+``hint-failed``, logged).
+
+A server process without bot workers (``bot_workers`` 0, the scaled-out site) hands the search through
+Redis to the processes that have them (``analysis.remote``: the job holds the table, ``seq`` and seat,
+nothing secret; the searcher reads the table itself) and waits for the answer. Then ``hint-running`` holds
+for the seat across every server process, and ``busy`` counts the hints in flight on the whole site: at
+most ``hint_slots`` when it is set, else as many as the searchers there now compute at once (each
+``spieltafel worker`` half its bot workers, at least 1); no searcher at all: 503 ``hint-unavailable``; no
+answer within the wait (``SearchQueue.hint_wait``): 503 ``hint-failed``.
 
 The hint is computed in the bot workers (never on the event loop nor in the web process) by
 :func:`spieltafel.analysis.hint` on the seat's observation only, as a bot's move is: its legal actions
@@ -27,11 +36,14 @@ import logging
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
+from pydantic import ValidationError
+from redis.exceptions import RedisError
 from sqlalchemy import update
 
 from spieltafel.analysis import Hint
 from spieltafel.core import SpieltafelError
 from spieltafel.server.accounts.service import Account
+from spieltafel.server.analysis.remote import HintJob, SearchQueue, now_ms
 from spieltafel.server.analysis.work import hint_for
 from spieltafel.server.bots.runners import BotPool
 from spieltafel.server.db import Database, SeatRow
@@ -48,14 +60,28 @@ def hint_seed(table_id: int, seq: int, seat: int) -> int:
     return (table_id * 1_000_003 + seq * 7_919 + seat * 101) % (2**31)
 
 
+def unavailable() -> Unavailable:
+    return Unavailable(
+        "hint-unavailable", "hints are not offered by this server now: it has no bot workers to compute them"
+    )
+
+
+def failed() -> Unavailable:
+    return Unavailable("hint-failed", "the hint could not be worked out (a worker stopped): ask again")
+
+
 class HintService:
     """Checks who may ask, runs the search in the bot pool and counts the hints given."""
 
     def __init__(
         self, db: Database, tables: TableService, pool: BotPool | None, seconds: float, iterations: int | None,
-        slots: int = 1,
+        slots: int = 1, remote: SearchQueue | None = None, site_slots: int | None = None,
     ) -> None:
+        """``remote`` (a process without ``pool`` on a site with Redis): the searchers' queue; ``site_slots``:
+        the site-wide limit of hints in flight then (None: the searchers' announced capacity)."""
         self.db = db
+        self.remote = remote
+        self.site_slots = site_slots
         self.tables = tables
         self.pool = pool
         self.seconds = seconds
@@ -97,22 +123,23 @@ class HintService:
         """A hint for ``account``'s seat at the table now (the caller passed the table gate)."""
         live = await self.tables.read(table_id)
         seat = self.check(live, account, seq, unrated_ok)
-        if self.pool is None:  # the search never runs on the web process's interpreter
-            raise Unavailable(
-                "hint-unavailable", "hints are not offered by this server: it has no bot workers to compute them"
-            )
+        if self.pool is None and self.remote is None:  # the search never runs on the web process's interpreter
+            raise unavailable()
         key = (table_id, seat)
         if key in self.running:
             raise Conflict("hint-running", "a hint for your seat is being worked out: wait for it")
-        if len(self.running) >= self.slots:
+        if self.pool is not None and len(self.running) >= self.slots:  # remote: the site's count (ask_remote)
             raise Unavailable("busy", "the site is working out as many hints as it can: ask again in a few seconds")
         at = live.seq
         legal = live.state.legal_actions(seat)
         view = live.state.view(seat)
-        self.running.add(key)
-        job = asyncio.ensure_future(self.run(live.game, live.state.to_json(), seat, hint_seed(table_id, at, seat)))
-        job.add_done_callback(lambda _: self.running.discard(key))  # held until the worker ends, asker gone or not
-        found = await asyncio.shield(job)
+        if self.pool is None:
+            found = await self.ask_remote(table_id, at, seat)
+        else:
+            self.running.add(key)
+            job = asyncio.ensure_future(self.run(live.game, live.state.to_json(), seat, hint_seed(table_id, at, seat)))
+            job.add_done_callback(lambda _: self.running.discard(key))  # held until the worker ends, asker gone or not
+            found = await asyncio.shield(job)
         advice = Hint.model_validate(found)
         now = await self.tables.read(table_id)
         if (now.status != "playing" or now.seat_of(account) != seat or seat not in now.to_act()
@@ -133,9 +160,67 @@ class HintService:
             raise Conflict("no-hint", f"no hint for this position: {error}") from error
         except BrokenProcessPool as error:
             log.exception("a bot worker died while working out a hint for %s", game)
-            raise Unavailable(
-                "hint-failed", "the hint could not be worked out (a worker stopped): ask again"
-            ) from error
+            raise failed() from error
+
+    async def ask_remote(self, table_id: int, seq: int, seat: int) -> dict[str, Any]:
+        """The hint from a searcher through Redis (the checks of :meth:`ask` passed): the seat's place and
+        the site's limit are taken, the job queued and its answer awaited; the place is held until the
+        answer comes or the wait ends, whether the asker is still there or not."""
+        remote = self.remote
+        assert remote is not None
+        try:
+            capacity = await remote.capacity()
+            if not capacity:
+                raise unavailable()
+            request = remote.new_request()
+            deadline = now_ms() + int(remote.hint_wait(self.seconds) * 1000)
+            placed = await remote.reserve(table_id, seat, self.site_slots or capacity, request, deadline)
+        except (RedisError, OSError) as error:
+            log.warning("hint not queued: %s", error)
+            raise failed() from error
+        if placed < 0:
+            raise Conflict("hint-running", "a hint for your seat is being worked out: wait for it")
+        if placed == 0:
+            raise Unavailable("busy", "the site is working out as many hints as it can: ask again in a few seconds")
+        key = (table_id, seat)
+        self.running.add(key)
+        job = HintJob(request, table_id, seq, seat, self.iterations, self.seconds, deadline)
+        waiting = asyncio.ensure_future(self._wait_remote(job))
+        waiting.add_done_callback(lambda _: self.running.discard(key))
+        answer = await asyncio.shield(waiting)
+        if answer is None:
+            log.error("no searcher answered the hint for table %s seat %s in time", table_id, seat)
+            raise failed()
+        if "hint" in answer and isinstance(answer["hint"], dict):
+            found: dict[str, Any] = answer["hint"]
+            try:
+                Hint.model_validate(found)
+            except ValidationError as error:
+                log.error("a searcher answered a hint that is none: %s", error)
+                raise failed() from error
+            return found
+        code, message = str(answer.get("error")), str(answer.get("message", ""))
+        if code == "stale":
+            raise Conflict("stale", f"your position at table {table_id} changed while the hint was worked out: "
+                           "ask again")
+        if code == "no-hint":
+            raise Conflict("no-hint", f"no hint for this position: {message}")
+        log.error("a searcher failed the hint for table %s: %s %s", table_id, code, message)
+        raise failed()
+
+    async def _wait_remote(self, job: HintJob) -> dict[str, Any] | None:
+        remote = self.remote
+        assert remote is not None
+        try:
+            return await remote.ask_hint(job)
+        except (RedisError, OSError, ValueError) as error:
+            log.warning("hint for table %s lost: %s", job.table_id, error)
+            return None
+        finally:
+            try:
+                await remote.release(job.table_id, job.seat, job.request)
+            except (RedisError, OSError) as error:  # the places lapse by themselves at the deadline
+                log.warning("hint place not released: %s", error)
 
     async def count(self, table_id: int, seat: int, account: Account) -> int:
         """Count the hint for the seat (still the person's) and return the seat's hints so far."""

@@ -1,6 +1,8 @@
 """The post-game analysis of a finished table (issue 27): started once, computed in the bot workers in parts
 of :data:`PART` decisions (never on the event loop; its progress kept in the database after each part),
-kept once computed (``game_analyses``, migration 0012). Who may read it is the table gate's business
+kept once computed (``game_analyses``, migration 0012). A server process without bot workers computes none:
+it queues the analysis through Redis for a process that has them (``analysis.remote``), which writes the
+progress and the result into the same row. Who may read it is the table gate's business
 (``privacy.TableNumber``): the players of a private table, everyone for a public one; only a finished
 game has one (its record is public then)."""
 
@@ -9,20 +11,22 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any, Literal
 
 from pydantic import BaseModel
+from redis.exceptions import RedisError
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
 from spieltafel.analysis import Decision, GameAnalysis, assemble, plan
 from spieltafel.core import GameRecord, SpieltafelError
+from spieltafel.server.analysis.remote import SearchQueue
 from spieltafel.server.analysis.work import analyse_part
 from spieltafel.server.bots.runners import BotPool
 from spieltafel.server.db import Database
 from spieltafel.server.db.models import AnalysisRow
-from spieltafel.server.errors import Conflict
+from spieltafel.server.errors import Conflict, Unavailable
 from spieltafel.server.tables.service import TableService
 
 log = logging.getLogger("spieltafel.server.analysis")
@@ -57,10 +61,13 @@ class AnalysisService:
         iterations: int,
         now_ms: Callable[[], int],
         at_once: int = 1,
+        remote: SearchQueue | None = None,
     ) -> None:
         """``at_once``: how many analyses this process computes at the same time (``settings.analysis_at_once``);
-        the others wait, shown as running with nothing done yet."""
+        the others wait, shown as running with nothing done yet. ``remote``: where a process without a bot
+        pool (``pool`` None) queues its analyses for the processes that have one."""
         self.db = db
+        self.remote = remote
         self.tables = tables
         self.pool = pool
         self.iterations = iterations
@@ -88,6 +95,9 @@ class AnalysisService:
     async def start(self, table_id: int) -> AnalysisStatus:
         """Start the analysis of a finished table unless it is kept or running; Conflict before the end."""
         record = await self.tables.record(table_id)  # Conflict "not-over" while the game runs
+        if self.pool is None and self.remote is None:  # the search never runs on the web process
+            raise Unavailable("analysis-unavailable",
+                              "analyses are not offered by this server: it has no bot workers to compute them")
         try:
             chosen, numbers = plan(record, None, self.iterations)
         except SpieltafelError as error:
@@ -105,7 +115,13 @@ class AnalysisService:
                     row.done, row.total, row.iterations, row.updated_ms = 0, len(numbers), self.iterations, now
         except IntegrityError:  # another process started it a moment ago
             fresh = False
-        if fresh and table_id not in self.running:
+        if fresh and self.pool is None:
+            assert self.remote is not None
+            try:
+                await self.remote.queue_analysis(table_id)
+            except (RedisError, OSError) as error:  # the row goes stale and the next start queues it again
+                log.warning("analysis of table %s not queued: %s", table_id, error)
+        elif fresh and table_id not in self.running:
             task = asyncio.create_task(self.compute(table_id, record, chosen, numbers))
             self.running[table_id] = task
             task.add_done_callback(lambda _: self.running.pop(table_id, None))
@@ -115,28 +131,35 @@ class AnalysisService:
         """Analyse the decisions part by part in the workers, noting the progress, and keep the result (after
         waiting for one of the ``at_once`` slots)."""
         async with self.slots:
-            await self.compute_now(table_id, record, chosen, numbers)
+            await self.compute_now(table_id, record, chosen, numbers, self.iterations)
 
-    async def compute_now(self, table_id: int, record: GameRecord, chosen: list[int], numbers: list[int]) -> None:
+    async def compute_now(
+        self, table_id: int, record: GameRecord, chosen: list[int], numbers: list[int], iterations: int,
+        after_part: Callable[[], Awaitable[None]] | None = None,
+    ) -> None:
+        """The analysis with ``iterations`` per decision; ``after_part`` is called after each part's progress
+        is written (a searcher renews its job there)."""
         started = time.perf_counter()
         text = record.model_dump_json()
         decisions: list[Decision] = []
         try:
             for first in range(0, len(numbers), PART):
                 part = numbers[first : first + PART]
-                found = await self.run(text, part)
+                found = await self.run(text, part, iterations)
                 decisions += [Decision.model_validate(d) for d in found]
                 await self.note(table_id, len(decisions), None)
-            analysis = assemble(record, chosen, self.iterations, 0, decisions, time.perf_counter() - started)
+                if after_part is not None:
+                    await after_part()
+            analysis = assemble(record, chosen, iterations, 0, decisions, time.perf_counter() - started)
             await self.note(table_id, len(decisions), analysis.model_dump_json())
         except (IntegrityError, SpieltafelError):
             log.exception("analysis of table %s failed", table_id)
 
-    async def run(self, text: str, part: list[int]) -> list[dict[str, Any]]:
-        """One part in a bot worker process; in a thread when this process has no workers (never on the loop)."""
-        if self.pool is not None:
-            return await self.pool.run(analyse_part, text, part, self.iterations, 0)
-        return await asyncio.to_thread(analyse_part, text, part, self.iterations, 0)
+    async def run(self, text: str, part: list[int], iterations: int) -> list[dict[str, Any]]:
+        """One part in a bot worker process (never on the loop, never in a process without workers)."""
+        if self.pool is None:
+            raise RuntimeError("this process has no bot pool: its analyses go to the searchers (analysis.remote)")
+        return await self.pool.run(analyse_part, text, part, iterations, 0)
 
     async def note(self, table_id: int, done: int, result: str | None) -> None:
         async with self.db.write() as session:

@@ -1,0 +1,266 @@
+"""Hints and post-game analyses through Redis, for the processes without bot workers (the scaled-out site:
+``spieltafel serve`` with ``bot_workers`` 0 beside ``spieltafel worker``s; docs/deploy.md).
+
+A server process with no bot pool never searches: it hands the search to the processes that have one (the
+*searchers*: every ``spieltafel worker``, and every server process with ``bot_workers`` > 0, on the site's
+Redis) through two streams with consumer groups, as the bots' jobs go (``bots.jobs.RedisJobs``):
+
+- ``<prefix>:hint-jobs`` (group ``hints``): request/reply. The job holds public numbers only: a random
+  request id, the table, its ``seq``, the seat, the search budget and a deadline; never a state nor a
+  secret. The searcher reads the table from the database itself, checks that it still stands at ``seq``
+  with the seat to act, runs :func:`~spieltafel.server.analysis.work.hint_for` (the seat's observation
+  only, as in one process) in its bot pool and pushes the answer to ``<prefix>:hint-reply:<id>`` (a list
+  that expires); the asker waits for it with ``BLPOP`` up to :meth:`SearchQueue.hint_wait`.
+- ``<prefix>:analysis-jobs`` (group ``analyses``): "analyse table T". The searcher computes it part by
+  part, writing the progress and the result into ``game_analyses`` as one process does; the server process
+  only started it (the row) and reads it. While it works the searcher claims its job anew after each part,
+  so a job left pending longer than :data:`ANALYSIS_CLAIM_SECONDS` means its searcher died: the next taker
+  computes it again from the start.
+
+Hint jobs taken by a process that died are taken again after ``bot_job_timeout`` while their asker waits;
+one past its deadline is dropped. The searchers say that they are there in ``<prefix>:searchers`` (a sorted
+set of ``"<slots>:<name>"`` scored by when the claim lapses, renewed every :data:`ANNOUNCE_SECONDS`): no
+searcher there means no hint (503 ``hint-unavailable``). Hints in flight site-wide are in
+``<prefix>:hints-in-flight`` (request ids scored by their deadline) and one per seat in
+``<prefix>:hint-seat:<table>:<seat>``, so that ``hint-running`` and ``busy`` hold across server processes."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+import uuid
+from dataclasses import dataclass
+from typing import Any
+
+from redis.asyncio import Redis
+from redis.exceptions import RedisError, ResponseError
+
+from spieltafel.server.bots.jobs import BLOCK_MS, RETRY_SECONDS
+
+log = logging.getLogger("spieltafel.server.analysis")
+
+ANNOUNCE_SECONDS = 5.0
+"""How often a searcher renews its place in ``<prefix>:searchers``; it lapses after three times that."""
+
+ANALYSIS_CLAIM_SECONDS = 120.0
+"""An analysis job pending this long without its searcher renewing it (after each part) is taken again."""
+
+REPLY_KEEP_SECONDS = 60
+"""How long an answer waits in its reply list (its asker takes it at once, or has gone)."""
+
+_RESERVE = """
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
+if redis.call('EXISTS', KEYS[2]) == 1 then return -1 end
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[2]) then return 0 end
+redis.call('ZADD', KEYS[1], ARGV[3], ARGV[4])
+redis.call('SET', KEYS[2], ARGV[4], 'PX', ARGV[5])
+return 1
+"""
+"""Take a place for a hint: -1 when the seat has one running, 0 when the site's hints are at the limit."""
+
+_RELEASE = """
+redis.call('ZREM', KEYS[1], ARGV[1])
+if redis.call('GET', KEYS[2]) == ARGV[1] then redis.call('DEL', KEYS[2]) end
+return 1
+"""
+
+
+def now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+@dataclass(frozen=True, slots=True)
+class HintJob:
+    """One hint asked for: public numbers only (the searcher reads the table itself)."""
+
+    request: str
+    table_id: int
+    seq: int
+    seat: int
+    iterations: int | None
+    seconds: float
+    deadline_ms: int
+
+    def fields(self) -> dict[str, str]:
+        return {"request": self.request, "table": str(self.table_id), "seq": str(self.seq), "seat": str(self.seat),
+                "iterations": "" if self.iterations is None else str(self.iterations),
+                "seconds": repr(self.seconds), "deadline": str(self.deadline_ms)}
+
+    @classmethod
+    def parse(cls, fields: dict[bytes, bytes]) -> HintJob:
+        """The job in a stream entry (ValueError/KeyError when it is not one; budgets kept in range)."""
+        text = {key.decode(): value.decode() for key, value in fields.items()}
+        request = text["request"]
+        if not (0 < len(request) <= 64 and request.replace("-", "").isalnum()):
+            raise ValueError(f"bad request id {request!r}")
+        iterations = int(text["iterations"]) if text["iterations"] else None
+        seconds = float(text["seconds"])
+        if not 0 < seconds <= 30 or (iterations is not None and not 1 <= iterations <= 100_000):
+            raise ValueError("search budget out of range")
+        return cls(request, int(text["table"]), int(text["seq"]), int(text["seat"]), iterations, seconds,
+                   int(text["deadline"]))
+
+
+@dataclass(frozen=True, slots=True)
+class Taken:
+    """A job taken from a stream: its entry id and its fields."""
+
+    receipt: str
+    fields: dict[bytes, bytes]
+
+
+class SearchQueue:
+    """The Redis side of remote hints and analyses: what an asking server process and a searcher call."""
+
+    HINTS = "hints"
+    ANALYSES = "analyses"
+
+    def __init__(self, url: str, prefix: str, consumer: str, timeout: float) -> None:
+        self.redis: Redis = Redis.from_url(url, socket_connect_timeout=2.0)
+        self.prefix = prefix
+        self.consumer = consumer
+        self.timeout = timeout
+        """``bot_job_timeout``: a hint job pending this long is taken again by another searcher."""
+        self.streams = {self.HINTS: f"{prefix}:hint-jobs", self.ANALYSES: f"{prefix}:analysis-jobs"}
+        self.searchers_key = f"{prefix}:searchers"
+        self.in_flight_key = f"{prefix}:hints-in-flight"
+        self._ready: set[str] = set()
+        self.closing = False
+
+    def stop_taking(self) -> None:
+        """Make a searcher's waiting ``poll`` end at its next look (within ``BLOCK_MS``)."""
+        self.closing = True
+
+    async def close(self) -> None:
+        self.closing = True
+        await self.redis.aclose()
+
+    # -- the asking side ----------------------------------------------------------------------------------
+    async def capacity(self) -> int:
+        """Hints the searchers there now compute at once, all together (0: no searcher)."""
+        now = now_ms()
+        await self.redis.zremrangebyscore(self.searchers_key, "-inf", now)
+        members = await self.redis.zrangebyscore(self.searchers_key, now, "+inf")
+        total = 0
+        for member in members:
+            text = member.decode() if isinstance(member, bytes) else str(member)
+            slots, _, _ = text.partition(":")
+            total += int(slots) if slots.isdigit() else 0
+        return total
+
+    def hint_wait(self, seconds: float) -> float:
+        """How long an asker waits for its answer: the search, time to be taken again after its searcher
+        died (``timeout``) and the search once more, and a margin for a busy queue."""
+        return 2 * seconds + self.timeout + 5.0
+
+    async def reserve(self, table_id: int, seat: int, limit: int, request: str, deadline_ms: int) -> int:
+        """1: the hint may go out; -1: the seat has one running; 0: the site's ``limit`` is reached."""
+        ttl = max(1, deadline_ms - now_ms())
+        answer = await self.redis.eval(
+            _RESERVE, 2, self.in_flight_key, self._seat_key(table_id, seat),
+            now_ms(), limit, deadline_ms, request, ttl,
+        )
+        return int(answer)
+
+    async def release(self, table_id: int, seat: int, request: str) -> None:
+        await self.redis.eval(_RELEASE, 2, self.in_flight_key, self._seat_key(table_id, seat), request)
+
+    def _seat_key(self, table_id: int, seat: int) -> str:
+        return f"{self.prefix}:hint-seat:{table_id}:{seat}"
+
+    def _reply_key(self, request: str) -> str:
+        return f"{self.prefix}:hint-reply:{request}"
+
+    @staticmethod
+    def new_request() -> str:
+        return uuid.uuid4().hex
+
+    async def ask_hint(self, job: HintJob) -> dict[str, Any] | None:
+        """Queue the job and wait for its answer until its deadline; None when none came."""
+        await self.redis.xadd(self.streams[self.HINTS], job.fields())  # type: ignore[arg-type]
+        left = max(1.0, (job.deadline_ms - now_ms()) / 1000)
+        key = self._reply_key(job.request)
+        try:
+            answer: Any = await self.redis.blpop([key], timeout=left)
+        finally:
+            await self.redis.delete(key)
+        if answer is None:
+            return None
+        reply: dict[str, Any] = json.loads(answer[1])
+        return reply
+
+    async def queue_analysis(self, table_id: int) -> None:
+        await self.redis.xadd(self.streams[self.ANALYSES], {"table": str(table_id)})
+
+    # -- the searcher's side ------------------------------------------------------------------------------
+    async def announce(self, slots: int) -> None:
+        """Say that this searcher is there with ``slots`` hints at once (for three renewals' time)."""
+        until = now_ms() + int(3 * ANNOUNCE_SECONDS * 1000)
+        await self.redis.zadd(self.searchers_key, {f"{slots}:{self.consumer}": until})
+
+    async def withdraw(self, slots: int) -> None:
+        await self.redis.zrem(self.searchers_key, f"{slots}:{self.consumer}")
+
+    async def reply(self, request: str, answer: dict[str, Any]) -> None:
+        key = self._reply_key(request)
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.lpush(key, json.dumps(answer))
+            pipe.expire(key, REPLY_KEEP_SECONDS)
+            await pipe.execute()
+
+    async def _ensure_group(self, kind: str) -> None:
+        if kind in self._ready:
+            return
+        try:
+            await self.redis.xgroup_create(self.streams[kind], kind, id="0", mkstream=True)
+        except ResponseError as error:
+            if "BUSYGROUP" not in str(error):
+                raise
+        self._ready.add(kind)
+
+    async def take(self, kind: str) -> Taken:
+        """The next job of ``kind`` (``HINTS`` or ``ANALYSES``): one whose taker died, else a new one (waits).
+        Ends with CancelledError once the queue closes."""
+        while (taken := await self.poll(kind)) is None:
+            pass
+        return taken
+
+    async def poll(self, kind: str) -> Taken | None:
+        """One look for a job of ``kind`` (waits at most ``BLOCK_MS`` for a new one); None: none came."""
+        if self.closing:
+            raise asyncio.CancelledError
+        idle = self.timeout if kind == self.HINTS else ANALYSIS_CLAIM_SECONDS
+        stream = self.streams[kind]
+        try:
+            await self._ensure_group(kind)
+            claimed: Any = await self.redis.xautoclaim(stream, kind, self.consumer,
+                                                       min_idle_time=int(idle * 1000), count=1)
+            entries = claimed[1]
+            if not entries:
+                read: Any = await self.redis.xreadgroup(kind, self.consumer, {stream: ">"}, count=1, block=BLOCK_MS)
+                entries = read[0][1] if read else []
+        except (RedisError, OSError) as error:
+            log.warning("search jobs unreachable (%s); retrying", error)
+            self._ready.discard(kind)
+            await asyncio.sleep(RETRY_SECONDS)
+            return None
+        for entry_id, fields in entries:
+            if fields:
+                return Taken(entry_id.decode(), fields)
+            await self.done(kind, entry_id.decode())  # deleted meanwhile: nothing to do
+        return None
+
+    async def renew(self, kind: str, receipt: str) -> None:
+        """Still working on it: reset the job's idle time so that no other searcher takes it."""
+        await self.redis.xclaim(self.streams[kind], kind, self.consumer, 0, [receipt], justid=True)
+
+    async def done(self, kind: str, receipt: str) -> None:
+        try:
+            async with self.redis.pipeline(transaction=True) as pipe:
+                pipe.xack(self.streams[kind], kind, receipt)
+                pipe.xdel(self.streams[kind], receipt)
+                await pipe.execute()
+        except (RedisError, OSError) as error:  # taken again later: a hint past its deadline is dropped then
+            log.warning("search job %s not acknowledged: %s", receipt, error)
