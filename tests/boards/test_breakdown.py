@@ -296,3 +296,26 @@ def test_niagara_breakdown_by_hand() -> None:
     assert rows[1][0] == "gems banked: 5" and rows[1][2:] == ["gem value: 15", "goal: one gem of each colour"]
     assert module.score_breakdown(view, gettext_for("de"))[1][0] == "gesicherte Edelsteine: 5"
     assert module.score_breakdown(view, gettext_for("nl"))[1][2] == "edelsteenwaarde: 15"
+
+
+def test_an_iquazu_document_whose_parts_do_not_add_up_is_refused() -> None:
+    """Loading checks the record: the points are the sum of the parts, and no part comes before its scoring."""
+    from spieltafel.core import StateFormatError
+
+    state, _ = finished("iquazu", 3, 1)
+    document = state.to_json()
+    game = get_game("iquazu")
+    assert game.state_from_json(document).to_json() == document
+    changed = {**document, "rock_points": [list(r) for r in state.rock_points]}
+    changed["rock_points"][0][0] += 1  # type: ignore[index]
+    with pytest.raises(StateFormatError, match=r"seat 0 has \d+ points, but its rocks and points tiles give"):
+        game.state_from_json(changed)
+    early = get_game("iquazu").new_state(players=2, seed=4, options={}).to_json()
+    early["rock_points"] = [[0] * 10 + [3], [0] * 11]
+    early["points"] = [3, 0]
+    with pytest.raises(StateFormatError, match="seat 0 has points from a rock not yet scored"):
+        game.state_from_json(early)
+    tiles = {**get_game("iquazu").new_state(players=2, seed=4, options={}).to_json(), "tile_points": [2, 0]}
+    tiles["points"] = [2, 0]
+    with pytest.raises(StateFormatError, match="points tiles counted before the end"):
+        game.state_from_json(tiles)
