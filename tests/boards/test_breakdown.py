@@ -120,7 +120,7 @@ def test_iquazu_breakdown_lists_each_rock_as_the_rules_awarded_it(players: int) 
                 tiles[event["seat"]] = event["points"]
         for seat, lines in enumerate(rows):
             columns = {
-                int(m[1]): int(m[2]) for line in lines if (m := re.fullmatch(r"– rock of column (\d+): (\d+)", line))
+                int(m[1]): int(m[2]) for line in lines if (m := re.fullmatch(r"– column (\d+): (\d+)", line))
             }
             assert columns == {c: p for c, p in awarded[seat].items() if p}, (seed, seat, lines)
             assert number_after("rocks: ", lines) == sum(columns.values())
@@ -195,19 +195,19 @@ def test_iquazu_breakdown_by_hand() -> None:
     rows = words("iquazu").score_breakdown(view)
     assert rows[0] == [
         "rocks: 12",
-        "– rock of column 1: 3",
-        "– rock of column 4: 5",
-        "– rock of column 10: 4",
+        "– column 1: 3",
+        "– column 4: 5",
+        "– column 10: 4",
         "points tiles: 1 × 5 + 2 × 3 = 11",
         "bonus tiles not used: 1 × one more action",
         "total: 23",
     ]
-    assert rows[1] == ["rocks: 9", "– rock of column 2: 9", "points tiles: none", "total: 9"]
+    assert rows[1] == ["rocks: 9", "– column 2: 9", "points tiles: none", "total: 9"]
     assert words("iquazu").score_breakdown({**view, "phase": "action"}) == []
     german = words("iquazu").score_breakdown(view, gettext_for("de"))
-    assert german[0][:2] == ["Felsen: 12", "– Felsen von Spalte 1: 3"] and german[0][-1] == "Gesamt: 23"
+    assert german[0][:2] == ["Felsen: 12", "– Spalte 1: 3"] and german[0][-1] == "Gesamt: 23"
     dutch = words("iquazu").score_breakdown(view, gettext_for("nl"))
-    assert dutch[0][:2] == ["rotsen: 12", "– rots van kolom 1: 3"] and dutch[0][-1] == "totaal: 23"
+    assert dutch[0][:2] == ["rotsen: 12", "– kolom 1: 3"] and dutch[0][-1] == "totaal: 23"
 
 
 def test_haleakala_breakdown_by_hand() -> None:
@@ -295,6 +295,9 @@ def test_niagara_breakdown_by_hand() -> None:
     assert rows[0] == ["gems banked: 4", "2 × amethyst, 2 × ruby", "gem value: 12", "no goal reached"]
     assert rows[1][0] == "gems banked: 5" and rows[1][2:] == ["gem value: 15", "goal: one gem of each colour"]
     assert module.score_breakdown(view, gettext_for("de"))[1][0] == "gesicherte Edelsteine: 5"
+    nothing = {"banked": dict.fromkeys(("amethyst", "diamond", "amber", "sapphire", "ruby"), 0), "gems": 0}
+    none = module.score_breakdown({"player_info": [{**nothing, "gem_value": 0, "goals": []}]})
+    assert none == [["gems banked: 0", "gem value: 0", "no goal reached"]]  # no empty list of gems
     assert module.score_breakdown(view, gettext_for("nl"))[1][2] == "edelsteenwaarde: 15"
 
 

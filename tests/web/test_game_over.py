@@ -23,7 +23,7 @@ GAMES = {  # game: (players, language of the screenshots)
 HEADER = {"en": "In detail", "de": "Im Einzelnen", "nl": "Uitsplitsing"}
 TOTAL = {"en": "total: ", "de": "Gesamt: ", "nl": "totaal: "}
 ROCKS = {"en": "rocks: ", "de": "Felsen: ", "nl": "rotsen: "}
-ROCK_OF_COLUMN = {"en": "– rock of column ", "de": "– Felsen von Spalte ", "nl": "– rots van kolom "}
+ROCK_OF_COLUMN = {"en": "– column ", "de": "– Spalte ", "nl": "– kolom "}
 SCORING = {"en": "scoring {n}: ", "de": "Wertung {n}: ", "nl": "waardering {n}: "}
 CATEGORIES = {  # Haleakala's category names begin so, in each language
     "en": ("statues on ", "more fish baskets", "pearls", "nautilus", "shells", "scoring card: "),
@@ -88,7 +88,7 @@ def test_the_game_over_page_breaks_the_score_down(server: Server, browser: Any, 
             page.wait_for_selector("#h-result")
             headers = page.locator(".result-table thead th").all_inner_texts()
             assert HEADER[lang] in headers, headers
-            rows = page.locator(".result-table tbody tr")
+            rows = page.locator(".result-table tbody tr:not(.breakdown-row)")
             assert rows.count() == players
             parts = 0
             for seat in range(players):
@@ -108,8 +108,10 @@ def test_the_game_over_page_breaks_the_score_down(server: Server, browser: Any, 
                 "document.querySelector('.result-table').getBoundingClientRect().right]"
             )
             assert overflow[0] <= 390 and overflow[1] <= 390, (lang, overflow)
-            inline = rows.nth(0).locator(".breakdown-inline-line")  # on a phone: under the player's name
-            assert inline.first.is_visible() and not rows.nth(0).locator("td.breakdown").is_visible()
+            inline = page.locator(".result-table tbody tr.breakdown-row").nth(0).locator(".breakdown-inline-line")
+            assert inline.first.is_visible() and not rows.nth(0).locator("td.breakdown").is_visible()  # phone: below
+            width = page.evaluate("() => document.querySelector('.breakdown-row td').getBoundingClientRect().width")
+            assert width >= 300, (lang, width)  # the row's full width, not a narrow column's
             assert inline.all_inner_texts() == rows.nth(0).locator(".breakdown-line").all_text_contents()
             page.set_viewport_size({"width": 1280, "height": 800})
             if lang == shot_lang:

@@ -174,7 +174,7 @@ def score_breakdown(view: Mapping[str, Any], gettext: Gettext = identity) -> lis
         rocks = [int(points) for points in info["rock_points"]]
         lines = [_("rocks: {points}").format(points=sum(rocks))]
         lines += [
-            _("– rock of column {column}: {points}").format(column=column, points=points)
+            _("– column {column}: {points}").format(column=column, points=points)
             for column, points in enumerate(rocks, start=1)
             if points
         ]

@@ -226,7 +226,8 @@ def score_breakdown(view: Mapping[str, Any], gettext: Gettext = identity) -> lis
         banked: Mapping[str, int] = info.get("banked", {})
         gems = [_("{count} × {gem}").format(count=n, gem=gem_name(colour, _)) for colour, n in banked.items() if n]
         lines = [_("gems banked: {count}").format(count=int(info["gems"]))]
-        lines.append(", ".join(gems) if gems else _("no gem banked"))
+        if gems:
+            lines.append(", ".join(gems))
         lines.append(_("gem value: {value}").format(value=int(info["gem_value"])))
         goals = [goal_words[goal] for goal in info["goals"] if goal in goal_words]
         lines += goals or [_("no goal reached")]
