@@ -481,7 +481,7 @@ SCORING_PARTS: Final = (
     "pearls",
     "nautilus",
     "shells",
-    *(code for code, _ in SCORING_CARDS),
+    *[code for code, _ in SCORING_CARDS],
 )
 """The categories of a scoring ("Punktevergabe"), in the order :func:`scoring_parts` lists them: statues
 by ring, the fish-basket majority, pearls, nautilus and shells (scoring 2 only), the five scoring cards."""
