@@ -133,21 +133,25 @@ def test_board_abbreviations_follow_the_pages_language() -> None:
 
 
 def test_niagaras_game_over_says_each_players_gems_value_and_goal() -> None:
-    """Issue 26: the game-over page gave only points; Niagara's breakdown names the banked gems by colour,
-    their value and the goal reached, in the page's language."""
+    """Issue 26: the game-over page gave only points; Niagara's breakdown opens with the gems banked (the
+    Points column), names them by colour, their value and the goals met as the rules give them (the view's
+    ``gem_value`` and ``goals``, from ``rules.gem_value`` and ``rules.goals_met``), in the page's language."""
+    from spieltafel.games.niagara.rules import gem_value, goals_met
     from spieltafel.server.web.i18n import gettext_for
 
     words = kit_of(get_game("niagara")).module("words")
+    colours = ("amethyst", "diamond", "amber", "sapphire", "ruby")
+    banked = [[1, 1, 1, 1, 1], [0, 0, 0, 0, 4], [3, 2, 2, 0, 0], [0, 0, 0, 0, 0]]
     view = {"player_info": [
-        {"banked": {"amethyst": 1, "diamond": 1, "amber": 1, "sapphire": 1, "ruby": 1}},
-        {"banked": {"amethyst": 0, "diamond": 0, "amber": 0, "sapphire": 0, "ruby": 4}},
-        {"banked": {"amethyst": 3, "diamond": 2, "amber": 2, "sapphire": 0, "ruby": 0}},
-        {"banked": {"amethyst": 0, "diamond": 0, "amber": 0, "sapphire": 0, "ruby": 0}},
+        {"banked": dict(zip(colours, b, strict=True)), "gems": sum(b), "gem_value": gem_value(b), "goals": goals_met(b)}
+        for b in banked
     ]}
     rows = words.score_breakdown(view, gettext_for("en"))
-    assert rows[0] == ["1 × amethyst, 1 × diamond, 1 × amber, 1 × sapphire, 1 × ruby", "gem value 15",
-                       "goal: one gem of each colour"]
-    assert rows[1][1:] == ["gem value 20", "goal: four gems of one colour"]
-    assert rows[2][2] == "goal: seven gems" and rows[3] == ["no gem banked", "gem value 0", "no goal reached"]
+    assert rows[0] == ["gems banked: 5", "1 × amethyst, 1 × diamond, 1 × amber, 1 × sapphire, 1 × ruby",
+                       "gem value: 15", "goal: one gem of each colour"]
+    assert rows[1][2:] == ["gem value: 20", "goal: four gems of one colour"]
+    assert rows[2][3] == "goal: seven gems" and rows[3] == ["gems banked: 0", "gem value: 0", "no goal reached"]
     german = words.score_breakdown(view, gettext_for("de"))
-    assert german[1] == ["4 × Rubin", "Edelsteinwert 20", "Ziel: vier Edelsteine einer Farbe"]
+    assert german[1] == [
+        "gesicherte Edelsteine: 4", "4 × Rubin", "Edelsteinwert: 20", "Ziel: vier Edelsteine einer Farbe"
+    ]

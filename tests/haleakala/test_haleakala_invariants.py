@@ -18,11 +18,24 @@ from spieltafel.core import Rng, StateFormatError, get_game
 from spieltafel.games.haleakala.board import field
 from spieltafel.games.haleakala.components import BEACH, CRATER, GRASS, LAVA_DISC
 from spieltafel.games.haleakala.invariants import check_invariants
-from spieltafel.games.haleakala.rules import BOX, CHOOSE, OVER, PRIESTESS, SCORING_BUY, SHELL_BUY, SUPPLY, TURN
+from spieltafel.games.haleakala.rules import (
+    BOX,
+    CHOOSE,
+    NOT_COUNTED,
+    OVER,
+    PRIESTESS,
+    SCORING_BUY,
+    SCORING_PARTS,
+    SHELL_BUY,
+    SUPPLY,
+    TURN,
+)
 from spieltafel.games.haleakala.state import HaleakalaState
 
 GAME = get_game("haleakala")
 COMPILED = engine_build() != "pure Python"
+NOTHING = [0] * 5 + [NOT_COUNTED] * (len(SCORING_PARTS) - 5)
+"""A seat's categories at a scoring 1 that gave it nothing and in which it held no scoring card."""
 """Whether this is the mypyc build (setup.py), whose states hold only values of their declared types."""
 Mutation = Callable[[HaleakalaState], None]
 
@@ -255,8 +268,20 @@ MUTATIONS: list[tuple[str, Callable[[], HaleakalaState], Mutation, str]] = [
     (
         "round 2 with two-palm cards left",
         round_1,
-        lambda s: (setattr(s, "round", 2), s.round_points.append([0, 0])),
+        lambda s: (setattr(s, "round", 2), s.round_points.append([0, 0]), s.scoring_parts.extend([NOTHING, NOTHING])),
         "round is 2 with .* two-palm cards left",
+    ),
+    (
+        "a scoring's categories not adding up to its points",
+        round_2,
+        lambda s: s.scoring_parts[0].__setitem__(0, s.scoring_parts[0][0] + 1),
+        r"scoring_parts\[0\] adds up to \d+, not to round_points\[0\]\[0\]",
+    ),
+    (
+        "a scoring's categories missing",
+        round_2,
+        lambda s: s.scoring_parts.clear(),
+        r"scoring_parts has 0 rows; 1 scoring\(s\) held need 2",
     ),
     (
         "a card effect pending at a turn",

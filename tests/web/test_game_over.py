@@ -1,10 +1,12 @@
-"""Issue 26, game over: each player's score broken down in the game's own terms (Iquazú: rocks, points tiles;
-Haleakala: the two scorings and the second one's categories; Niagara: gems, value, goal) on the real page, in
-English, German and Dutch, fitting a phone's width; the screenshots go to docs/screenshots as polish-*-over-*."""
+"""Issue 26, game over: each player's score broken down in the game's own terms on the real page, in English,
+German and Dutch, fitting a phone's width (Iquazú: the rocks column by column, the points tiles; Haleakala: both
+scorings by category; Niagara: the gems banked, which are the Points, their value, the goal); the screenshots go
+to docs/screenshots as polish-*-over-*."""
 
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -13,13 +15,51 @@ import pytest
 from .harness import PHONE, Server, new_person, shoot, sign_up
 from .test_browser import _api, _play_through_api, _token
 
-GAMES = {  # game: (players, language of the screenshots, words expected in a breakdown line, per language)
-    "iquazu": (2, "nl", {"en": "rocks: ", "de": "Felsen: ", "nl": "rotsen: "}),
-    "haleakala": (2, "de", {"en": "scoring 2: ", "de": "Wertung 2: ", "nl": "telling 2: "}),
-    "niagara": (3, "nl", {"en": "gem value ", "de": "Edelsteinwert ", "nl": "edelsteenwaarde "}),
+GAMES = {  # game: (players, language of the screenshots)
+    "iquazu": (2, "nl"),
+    "haleakala": (2, "de"),
+    "niagara": (3, "nl"),
 }
 HEADER = {"en": "In detail", "de": "Im Einzelnen", "nl": "Uitsplitsing"}
 TOTAL = {"en": "total: ", "de": "Gesamt: ", "nl": "totaal: "}
+ROCKS = {"en": "rocks: ", "de": "Felsen: ", "nl": "rotsen: "}
+ROCK_OF_COLUMN = {"en": "– column ", "de": "– Spalte ", "nl": "– kolom "}
+SCORING = {"en": "scoring {n}: ", "de": "Wertung {n}: ", "nl": "telling {n}: "}
+CATEGORIES = {  # Haleakala's category names begin so, in each language
+    "en": ("statues on ", "more fish baskets", "pearls", "nautilus", "shells", "scoring card “"),
+    "de": ("Statuen auf ", "mehr Fischkörbe", "Perlen", "Nautilus", "Muscheln", "Wertungskarte „"),
+    "nl": ("standbeelden op ", "meer vismanden", "parels", "nautilus", "schelpen", "puntenkaart ‘"),
+}
+GEMS = {"en": "gems banked: ", "de": "gesicherte Edelsteine: ", "nl": "geborgen edelstenen: "}
+GEM_VALUE = {"en": "gem value: ", "de": "Edelsteinwert: ", "nl": "edelsteenwaarde: "}
+
+
+def _last_number(line: str) -> int:
+    return int(re.findall(r"\d+", line)[-1])
+
+
+def check_lines(game: str, lang: str, lines: list[str], points: int) -> int:
+    """The breakdown of one seat in ``lang`` adds up to ``points`` (the row's Points) part by part; returns
+    how many part lines it has (rocks by column, scoring categories)."""
+    if game == "niagara":  # the score is the number of banked gems, the first line
+        assert lines[0] == f"{GEMS[lang]}{points}", (lang, lines)
+        assert any(line.startswith(GEM_VALUE[lang]) for line in lines), (lang, lines)
+        return 0
+    assert lines[-1] == f"{TOTAL[lang]}{points}", (lang, lines)
+    if game == "iquazu":
+        rocks = [line for line in lines if line.startswith(ROCKS[lang])]
+        columns = [_last_number(line) for line in lines if line.startswith(ROCK_OF_COLUMN[lang])]
+        assert len(rocks) == 1 and _last_number(rocks[0]) == sum(columns), (lang, lines)
+        return len(columns)
+    starts = [lines.index(next(x for x in lines if x.startswith(SCORING[lang].format(n=n)))) for n in (1, 2)]
+    parts = 0
+    for start, end in zip(starts, [starts[1], len(lines) - 1], strict=True):
+        categories = lines[start + 1 : end]
+        assert all(line.startswith("– ") for line in categories), (lang, lines)
+        assert _last_number(lines[start]) == sum(_last_number(line) for line in categories), (lang, lines)
+        parts += len(categories)
+    assert _last_number(lines[starts[0]]) + _last_number(lines[starts[1]]) == points
+    return parts
 
 
 def _finished_table(server: Server, token: str, game: str, players: int, seed: int) -> tuple[int, dict[str, Any]]:
@@ -33,7 +73,7 @@ def _finished_table(server: Server, token: str, game: str, players: int, seed: i
 
 @pytest.mark.parametrize("game", list(GAMES))
 def test_the_game_over_page_breaks_the_score_down(server: Server, browser: Any, shots: Path, game: str) -> None:
-    players, shot_lang, words = GAMES[game]
+    players, shot_lang = GAMES[game]
     owner = new_person(browser)
     name = f"over{game[:3]}{random.Random(game).randrange(10**6)}"
     sign_up(owner, server.url, name)
@@ -48,15 +88,19 @@ def test_the_game_over_page_breaks_the_score_down(server: Server, browser: Any, 
             page.wait_for_selector("#h-result")
             headers = page.locator(".result-table thead th").all_inner_texts()
             assert HEADER[lang] in headers, headers
-            rows = page.locator(".result-table tbody tr")
+            rows = page.locator(".result-table tbody tr:not(.breakdown-row)")
             assert rows.count() == players
+            parts = 0
             for seat in range(players):
                 lines = rows.nth(seat).locator(".breakdown-line").all_inner_texts()
-                assert any(line.startswith(words[lang]) for line in lines), (lang, lines)
-                if game != "niagara":  # Niagara's score is its gem value; the others end in the total
-                    points = int(rows.nth(seat).locator("td").nth(1).inner_text())
-                    assert lines[-1] == f"{TOTAL[lang]}{points}", (lang, lines)
-                    assert points in scores
+                points = int(rows.nth(seat).locator("td").nth(1).inner_text())
+                assert points in scores
+                parts += check_lines(game, lang, lines, points)
+            if game == "haleakala":  # every category named in the page's language
+                categories = [x[2:] for x in page.locator(".breakdown-line").all_inner_texts() if x.startswith("– ")]
+                assert all(x.startswith(CATEGORIES[lang]) for x in categories), (lang, categories)
+            if game != "niagara":
+                assert parts, (lang, "no rock by column, no scoring category")
             page.set_viewport_size({"width": 390, "height": 800})
             page.wait_for_timeout(150)
             overflow = page.evaluate(
@@ -64,8 +108,10 @@ def test_the_game_over_page_breaks_the_score_down(server: Server, browser: Any, 
                 "document.querySelector('.result-table').getBoundingClientRect().right]"
             )
             assert overflow[0] <= 390 and overflow[1] <= 390, (lang, overflow)
-            inline = rows.nth(0).locator(".breakdown-inline-line")  # on a phone: under the player's name
-            assert inline.first.is_visible() and not rows.nth(0).locator("td.breakdown").is_visible()
+            inline = page.locator(".result-table tbody tr.breakdown-row").nth(0).locator(".breakdown-inline-line")
+            assert inline.first.is_visible() and not rows.nth(0).locator("td.breakdown").is_visible()  # phone: below
+            width = page.evaluate("() => document.querySelector('.breakdown-row td').getBoundingClientRect().width")
+            assert width >= 300, (lang, width)  # the row's full width, not a narrow column's
             assert inline.all_inner_texts() == rows.nth(0).locator(".breakdown-line").all_text_contents()
             page.set_viewport_size({"width": 1280, "height": 800})
             if lang == shot_lang:

@@ -38,15 +38,18 @@ from .rules import (
     BOX,
     CHOOSE,
     NONE,
+    NOT_COUNTED,
     OVER,
     PHASE_NAMES,
     PRIESTESS,
     SCORING_BUY,
+    SCORING_PARTS,
     SHAMAN,
     SHELL_BUY,
     TERRAINS,
     TURN,
     beach_sums,
+    counted_sum,
 )
 
 if TYPE_CHECKING:
@@ -283,7 +286,8 @@ def check_scoring_board(s: HaleakalaState) -> None:
 
 
 def check_scores(s: HaleakalaState) -> None:
-    """Points come only from the two scorings: one entry per scoring held, summing to the points."""
+    """Points come only from the two scorings: one entry per scoring held, summing to the points; each
+    scoring's recorded categories add up to its points."""
     points = wholes(s.points, "points", 2, 0, MAX_POINTS, "points scored")
     rounds = listed(s.round_points, "round_points")
     held = 2 if s.phase == OVER else s.round - 1
@@ -293,6 +297,17 @@ def check_scores(s: HaleakalaState) -> None:
     for p in SEATS:
         if sum(g[p] for g in gained) != points[p]:
             raise StateFormatError(f"points[{p}] is {points[p]} but its scorings add up to {sum(g[p] for g in gained)}")
+    parts = listed(s.scoring_parts, "scoring_parts")
+    if len(parts) != 2 * held:
+        raise StateFormatError(f"scoring_parts has {len(parts)} rows; {held} scoring(s) held need {2 * held}")
+    for row, listed_parts in enumerate(parts):
+        name = f"scoring_parts[{row}]"
+        shown = wholes(listed_parts, name, len(SCORING_PARTS), NOT_COUNTED, MAX_POINTS, "points of a category")
+        number, p = divmod(row, 2)
+        if counted_sum(shown) != gained[number][p]:
+            gain = gained[number][p]
+            message = f"{name} adds up to {counted_sum(shown)}, not to round_points[{number}][{p}] = {gain}"
+            raise StateFormatError(message)
 
 
 # -- the pending flow -----------------------------------------------------------------------------

@@ -428,10 +428,12 @@ def score(s: HaleakalaState, events: list[Event] | None) -> None:
     Priestess is turned face up; scoring 2 ends the game."""
     erupt(s, events)
     number = s.scoring
-    gained = [points_of(s, seat, number) for seat in (0, 1)]
+    parts = [scoring_parts(s, seat, number) for seat in (0, 1)]
+    gained = [counted_sum(p) for p in parts]
     for seat in (0, 1):
         s.points[seat] += gained[seat]
     s.round_points.append(gained)
+    s.scoring_parts += parts  # public record of the categories, the breakdown's source
     if events is not None:
         events.append(Event("scoring", {"number": number, "points": gained, "total": list(s.points)}))
     s.scoring = 0
@@ -471,18 +473,50 @@ def statues_on(s: HaleakalaState, seat: int, ring: int) -> int:
     return [statues[f] for f in RING_FIELDS[ring]].count(seat)
 
 
-def points_of(s: HaleakalaState, seat: int, number: int) -> int:
-    """The points ``seat`` gains at scoring ``number``."""
+SCORING_PARTS: Final = (
+    "grass-statues",
+    "forest-statues",
+    "mountain-statues",
+    "fish",
+    "pearls",
+    "nautilus",
+    "shells",
+    *[code for code, _ in SCORING_CARDS],
+)
+"""The categories of a scoring ("Punktevergabe"), in the order :func:`scoring_parts` lists them: statues
+by ring, the fish-basket majority, pearls, nautilus and shells (scoring 2 only), the five scoring cards."""
+NOT_COUNTED: Final = -1
+"""A category that is no part of this scoring (nautilus and shells at scoring 1, a scoring card the seat
+does not own)."""
+
+
+def scoring_parts(s: HaleakalaState, seat: int, number: int) -> list[int]:
+    """The points ``seat`` gains at scoring ``number``, category by category (:data:`SCORING_PARTS`;
+    NOT_COUNTED where a category is no part of the scoring)."""
     counts = {ring: statues_on(s, seat, ring) for ring in TERRAINS}
-    points = sum(STATUE_POINTS[ring] * n for ring, n in counts.items())
-    points += fish_points(s, seat) + pearl_points(s, seat)
+    parts = [STATUE_POINTS[ring] * counts[ring] for ring in TERRAINS]
+    parts.append(fish_points(s, seat))
+    parts.append(pearl_points(s, seat))
     kinds = [CARD_KIND[c] for c in s.collected[seat]]
     if number == 2:
-        points += NAUTILUS_POINTS * kinds.count(NAUTILUS) + len(s.shells[seat])
+        parts.append(NAUTILUS_POINTS * kinds.count(NAUTILUS))
+        parts.append(len(s.shells[seat]))
+    else:
+        parts.append(NOT_COUNTED)
+        parts.append(NOT_COUNTED)
     for card, owner in enumerate(s.scoring_owner):
-        if owner == seat:
-            points += scoring_card_points(s, seat, card, counts, kinds)
-    return points
+        parts.append(scoring_card_points(s, seat, card, counts, kinds) if owner == seat else NOT_COUNTED)
+    return parts
+
+
+def counted_sum(parts: list[int]) -> int:
+    """The points of a scoring's parts: their sum, categories NOT_COUNTED left out."""
+    return sum(p for p in parts if p != NOT_COUNTED)
+
+
+def points_of(s: HaleakalaState, seat: int, number: int) -> int:
+    """The points ``seat`` gains at scoring ``number``."""
+    return counted_sum(scoring_parts(s, seat, number))
 
 
 def fish_points(s: HaleakalaState, seat: int) -> int:

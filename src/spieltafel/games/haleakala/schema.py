@@ -14,7 +14,7 @@ from spieltafel.core.document import StateDocument, check_header, split_unmodell
 
 from .board import BAYS, CARDS, FIELDS
 from .components import LAVA_CHIPS, LAVA_DISC, SCORING_CARDS, SEGMENTS, STATUES
-from .rules import BOX, NONE, OVER
+from .rules import BOX, NONE, NOT_COUNTED, OVER, SCORING_PARTS
 
 GAME = "haleakala"
 DECKS = 3
@@ -27,6 +27,8 @@ SeatOrNone = Annotated[int, Field(ge=NONE, le=1)]
 Segment = Annotated[int, Field(ge=0, lt=SEGMENTS)]
 Points = Annotated[int, Field(ge=0, le=10_000)]
 Pair = Field(min_length=2, max_length=2)
+Part = Annotated[int, Field(ge=NOT_COUNTED, le=10_000)]
+Parts = Field(min_length=len(SCORING_PARTS), max_length=len(SCORING_PARTS))
 DiscPlace = Annotated[int, Field(ge=BOX, lt=SEGMENTS)]
 Discs = Annotated[list[DiscPlace], Field(min_length=LAVA_DISC + 1, max_length=LAVA_DISC + 1)]
 Chips = Annotated[int, Field(ge=0, le=LAVA_CHIPS)]
@@ -49,6 +51,7 @@ class HaleakalaDocument(StateDocument):
     scoring_owner: Annotated[list[SeatOrNone], Field(min_length=len(SCORING_CARDS), max_length=len(SCORING_CARDS))]
     points: Annotated[list[Points], Pair]
     round_points: Annotated[list[Annotated[list[Points], Pair]], Field(max_length=SCORINGS)]
+    scoring_parts: Annotated[list[Annotated[list[Part], Parts]], Field(max_length=2 * SCORINGS)]
     effects: Annotated[list[Annotated[list[Annotated[int, Field(ge=0, lt=CARDS)]], Pair]], Field(max_length=CARDS)]
     buyers: Annotated[list[Seat], Field(max_length=2)]
     boat: Segment

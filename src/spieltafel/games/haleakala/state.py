@@ -30,6 +30,11 @@ class HaleakalaState(State):
     still be refilled, NONE), ``second`` (the seat taking the other card after a choice, NONE) and
     ``may_pass`` (whether the pending Priestess move may be declined; option ``priestess``).
 
+    ``round_points`` holds each scoring's points per seat, ``scoring_parts`` the same points by
+    category as the rules awarded them: one row per scoring held and seat (row ``2 * (scoring - 1) +
+    seat``), the points of each of ``rules.SCORING_PARTS`` (``rules.NOT_COUNTED`` where a category is no
+    part of that scoring); a row adds up to its entry of ``round_points``.
+
     The class is final and declares every field in :meth:`set_up`: setup.py compiles it with mypyc
     to a native class (fields in slots, typed), so copies are made field by field, never through
     ``__dict__``; :meth:`new` sets up a game, the constructor alone makes an empty shell for copies.
@@ -80,6 +85,7 @@ class HaleakalaState(State):
         self.priestess_up = True
         self.points = [0, 0]
         self.round_points: list[list[int]] = []
+        self.scoring_parts: list[list[int]] = []
         self.round = 1
         self.current = 0
         self.actor = 0
@@ -151,6 +157,7 @@ class HaleakalaState(State):
         twin.shells = [cards[:] for cards in self.shells]
         twin.discs = [discs[:] for discs in self.discs]
         twin.round_points = [points[:] for points in self.round_points]
+        twin.scoring_parts = [parts[:] for parts in self.scoring_parts]
         twin.effects = [effect[:] for effect in self.effects]
         twin.box = self.box[:]
         twin.bays = self.bays[:]
@@ -166,7 +173,8 @@ class HaleakalaState(State):
 
     _LISTS: ClassVar[tuple[str, ...]] = (
         "decks", "box", "bays", "discard", "collected", "shells", "discs", "shamans", "statues",
-        "statue_supply", "craters", "scoring_owner", "points", "round_points", "effects", "buyers",
+        "statue_supply", "craters", "scoring_owner", "points", "round_points", "scoring_parts",
+        "effects", "buyers",
     )
     _FIELDS: ClassVar[tuple[str, ...]] = (
         *_LISTS, "boat", "priestess_up", "round", "current", "actor", "phase", "scoring", "landing", "second",

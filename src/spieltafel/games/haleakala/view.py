@@ -17,7 +17,18 @@ from spieltafel.core import JSON, Rng
 
 from .board import BAYS, CARD_KIND, FIELDS, bay_name, field_name
 from .components import KIND_CODES, LAVA_CHIPS, LAVA_DISC, PLAYER_COLOURS, SCORING_CARDS
-from .rules import BOX, NONE, PHASE_NAMES, PRIESTESS, SUPPLY, beach_sums, legal_actions, statues_on_board
+from .rules import (
+    BOX,
+    NONE,
+    NOT_COUNTED,
+    PHASE_NAMES,
+    PRIESTESS,
+    SCORING_PARTS,
+    SUPPLY,
+    beach_sums,
+    legal_actions,
+    statues_on_board,
+)
 
 if TYPE_CHECKING:
     from .state import HaleakalaState
@@ -55,6 +66,18 @@ def player_view(s: HaleakalaState, seat: int) -> dict[str, JSON]:
     }
 
 
+def scoring_parts_view(s: HaleakalaState) -> list[JSON]:
+    """Each scoring held, per seat: its points by category as the rules recorded them (categories that
+    were no part of it left out), e.g. ``[[{"grass-statues": 2, ...}, {...}]]`` after scoring 1."""
+    scorings: list[JSON] = []
+    for first in range(0, len(s.scoring_parts), 2):
+        seats: list[JSON] = []
+        for parts in s.scoring_parts[first : first + 2]:
+            seats.append({name: parts[k] for k, name in enumerate(SCORING_PARTS) if parts[k] != NOT_COUNTED})
+        scorings.append(seats)
+    return scorings
+
+
 def view(s: HaleakalaState, seat: int | None) -> dict[str, JSON]:
     """The position as ``seat`` sees it (a spectator when None), JSON-ready."""
     seen: dict[str, JSON] = {
@@ -78,6 +101,7 @@ def view(s: HaleakalaState, seat: int | None) -> dict[str, JSON]:
         "scoring_board": [SCORING_CARDS[k][0] for k, owner in enumerate(s.scoring_owner) if owner == NONE],
         "board_priestess": s.priestess_up,
         "round_points": [list(p) for p in s.round_points],
+        "scoring_parts": scoring_parts_view(s),
         "pending": {
             "cards": [[p, KIND_CODES[CARD_KIND[c]]] for p, c in s.effects],
             "scoring": s.scoring,

@@ -8,31 +8,8 @@ from typing import Any
 from spieltafel.games.svgkit import Gettext, identity, player_name
 
 from .components import (
-    BLACK_PEARL,
-    BLACK_PEARL_POINTS,
-    BOTH_PEARLS_POINTS,
-    BUTTERFLY_POINTS,
-    FISH_MAJORITY_POINTS,
-    FOREST,
-    FOREST_BONUS,
-    GRASS,
-    KIND_CODES,
-    KINDS,
-    MAJORITY_POINTS,
-    MOUNTAIN,
-    MOUNTAIN_BONUS,
-    NAUTILUS,
-    NAUTILUS_POINTS,
     PLAYER_COLOURS,
-    RING_LETTERS,
-    SEGMENT_POINTS,
-    SEGMENTS,
-    STATUE_POINTS,
-    WHITE_PEARL,
-    WHITE_PEARL_POINTS,
 )
-
-_TERRAIN_LETTERS = tuple(RING_LETTERS[ring] for ring in (GRASS, FOREST, MOUNTAIN))
 
 
 def seat_name(seat: object, gettext: Gettext) -> str:
@@ -88,11 +65,11 @@ def card_name(code: str, gettext: Gettext) -> str:
 def item_name(code: str, gettext: Gettext) -> str:
     """A scoring card (or the board's Lava Priestess) in words."""
     names = {
-        "butterflies": gettext("scoring card: butterflies"),
-        "majority": gettext("scoring card: majority"),
-        "segment": gettext("scoring card: segment"),
-        "forest": gettext("scoring card: forest"),
-        "mountain": gettext("scoring card: mountain"),
+        "butterflies": gettext("scoring card “butterflies”"),
+        "majority": gettext("scoring card “majority”"),
+        "segment": gettext("scoring card “segment”"),
+        "forest": gettext("scoring card “forest”"),
+        "mountain": gettext("scoring card “mountain”"),
         "priestess": gettext("the Lava Priestess of the scoring board"),
     }
     return names.get(code, code)
@@ -180,90 +157,38 @@ def event_text(event: Mapping[str, Any], gettext: Gettext = identity) -> str:
     return describe(event, gettext)
 
 
-def _statue_counts(view: Mapping[str, Any], colour: str) -> dict[str, int]:
-    """The seat's statues by ring letter (``g``, ``f``, ``m``) on the final island."""
-    counts = {letter: 0 for letter in _TERRAIN_LETTERS}
-    for name, owner in (view.get("statues") or {}).items():
-        if owner == colour and str(name)[:1] in counts:
-            counts[str(name)[:1]] += 1
-    return counts
-
-
-def _full_segments(view: Mapping[str, Any], colour: str) -> int:
-    """Segments whose grass, forest and mountain all carry the seat's statues (scoring card "segment")."""
-    statues = view.get("statues") or {}
-    return sum(
-        1 for segment in range(1, SEGMENTS + 1) if all(statues.get(f"{r}{segment}") == colour for r in _TERRAIN_LETTERS)
-    )
-
-
-def final_scoring(view: Mapping[str, Any], seat: int) -> list[tuple[str, int]]:
-    """The categories of the second (final) scoring, "Punktevergabe", for ``seat`` as the final public
-    view shows them: statues per ring, the fish-basket majority, pearls, nautilus cards, shells and each
-    scoring card the seat bought. The final view is the position the second scoring counted (the
-    eruption came first, nothing moves after it), so these parts add up to that scoring's points."""
-    info = view["player_info"]
-    colour = info[seat]["colour"]
-    counts = _statue_counts(view, colour)
-    other = _statue_counts(view, info[1 - seat]["colour"])
-    cards = [KIND_CODES.index(c) for c in info[seat].get("cards", []) if c in KIND_CODES]
-    baskets = [sum(KINDS[KIND_CODES.index(c)][2] for c in p.get("cards", []) if c in KIND_CODES) for p in info]
-    parts = [("statues", sum(STATUE_POINTS[RING_LETTERS.index(r)] * n for r, n in counts.items()))]
-    parts.append(("fish", FISH_MAJORITY_POINTS if baskets[seat] > baskets[1 - seat] else 0))
-    white, black = WHITE_PEARL in cards, BLACK_PEARL in cards
-    parts.append(
-        ("pearls", BOTH_PEARLS_POINTS if white and black else WHITE_PEARL_POINTS * white + BLACK_PEARL_POINTS * black)
-    )
-    parts.append(("nautilus", NAUTILUS_POINTS * cards.count(NAUTILUS)))
-    parts.append(("shells", int(info[seat].get("shells", 0))))
-    for code in info[seat].get("scoring_cards", []):
-        if code == "butterflies":
-            points = BUTTERFLY_POINTS * sum(KINDS[k][1] for k in cards)
-        elif code == "majority":
-            points = MAJORITY_POINTS * sum(1 for r in _TERRAIN_LETTERS if counts[r] > other[r])
-        elif code == "segment":
-            points = SEGMENT_POINTS * _full_segments(view, colour)
-        elif code == "forest":
-            points = FOREST_BONUS * counts[RING_LETTERS[FOREST]]
-        else:
-            points = MOUNTAIN_BONUS * counts[RING_LETTERS[MOUNTAIN]]
-        parts.append((code, points))
-    return parts
-
-
 def score_breakdown(view: Mapping[str, Any], gettext: Gettext = identity) -> list[list[str]]:
-    """Each seat's final score as the two scorings ("Wertung") gave it: the first scoring's points, then
-    the second scoring's categories ("Punktevergabe": statues by ring, more fish baskets, pearls,
-    nautilus, shells, the scoring cards bought) and the total. Empty unless the game reached its end."""
+    """Each seat's final score as the two scorings ("Wertung") gave it, read from the categories the rules
+    recorded at each scoring (the view's ``scoring_parts``, nothing recomputed here): per scoring its
+    points, then its categories ("Punktevergabe": statues by ring, more fish baskets, pearls, nautilus
+    and shells at scoring 2, the scoring cards the seat held then), and the total. Categories that gave
+    nothing are left out, except a scoring card bought (its 0 is worth knowing). Empty unless the game
+    reached its end."""
     _ = gettext
     rounds = view.get("round_points") or []
-    if view.get("phase") != "over" or len(rounds) != 2:
+    scorings = view.get("scoring_parts") or []
+    if view.get("phase") != "over" or len(rounds) != 2 or len(scorings) != 2:
         return []
     names = {
-        "statues": _("statues"),
+        "grass-statues": _("statues on grass fields"),
+        "forest-statues": _("statues on forest fields"),
+        "mountain-statues": _("statues on mountain fields"),
         "fish": _("more fish baskets"),
         "pearls": _("pearls"),
         "nautilus": _("nautilus"),
         "shells": _("shells"),
     }
+    headings = (_("scoring 1: {points}"), _("scoring 2: {points}"))
     rows: list[list[str]] = []
     for seat, info in enumerate(view.get("player_info", [])):
-        counts = _statue_counts(view, info["colour"])
-        lines = [
-            _("scoring 1: {points}").format(points=rounds[0][seat]),
-            _("scoring 2: {points}").format(points=rounds[1][seat]),
-        ]
-        for category, points in final_scoring(view, seat):
-            if category == "statues":
-                statues = ", ".join(
-                    _("{count} × {ring}").format(count=n, ring=ring_name(r, _)) for r, n in counts.items() if n
-                )
-                label = f"{names[category]} ({statues})" if statues else names[category]
-            elif not points and category in names:
-                continue
-            else:
+        lines: list[str] = []
+        for heading, points, parts in zip(headings, rounds, scorings, strict=True):
+            lines.append(heading.format(points=points[seat]))
+            for category, gained in parts[seat].items():
+                if category in names and not gained:
+                    continue
                 label = names.get(category) or item_name(category, _)
-            lines.append(_("– {category}: {points}").format(category=label, points=points))
+                lines.append(_("– {category}: {points}").format(category=label, points=gained))
         lines.append(_("total: {points}").format(points=info.get("score", 0)))
         rows.append(lines)
     return rows

@@ -410,6 +410,7 @@ def score_rock(s: IquazuState, column: int, events: list[Event] | None) -> None:
     awards = list(zip(rock_ranking(s, column), ROCK_POINTS[s.players][column], strict=False))
     for seat, points in awards:
         s.points[seat] += points
+        s.rock_points[seat][column] = points  # the score's part, kept (gems taken back later do not change it)
     if events is not None:
         events.append(Event("rock", {"column": column + 1, "awards": [list(a) for a in awards]}))
 
@@ -475,6 +476,7 @@ def end_game(s: IquazuState, events: list[Event] | None) -> None:
     for seat in range(s.players):
         tile_points = sum(n * TILE_KINDS[t][2] for t, n in enumerate(s.tiles[seat]) if TILE_KINDS[t][1] == "points")
         s.points[seat] += tile_points
+        s.tile_points[seat] = tile_points
         if events is not None:
             events.append(Event("tile-points", {"seat": seat, "points": tile_points}))
     s.phase = OVER

@@ -12,7 +12,7 @@ from pydantic import Field
 from spieltafel.core import JSON, Game
 from spieltafel.core.document import StateDocument, check_header, require, validate
 
-from .board import BONUS_FIELDS, COLUMN_STARTS, LAST_INTERIM, ROWS, SLOTS, bonus_field_is_dark
+from .board import BONUS_FIELDS, COLUMN_STARTS, LAST_INTERIM, ROCK_COLUMNS, ROWS, SLOTS, bonus_field_is_dark
 from .components import (
     CARDS_PER_COLOUR,
     DARK_TILES,
@@ -38,6 +38,8 @@ TileCount = Annotated[int, Field(ge=0, le=TILES)]
 TileCounts = Annotated[list[TileCount], Field(min_length=len(TILE_KINDS), max_length=len(TILE_KINDS))]
 Tile = Annotated[int, Field(ge=NO_TILE, lt=len(TILE_KINDS))]
 PerSeat = Field(min_length=2, max_length=4)
+Points = Annotated[int, Field(ge=0, le=10_000)]
+RockPoints = Annotated[list[Points], Field(min_length=ROCK_COLUMNS, max_length=ROCK_COLUMNS)]
 
 
 class IquazuDocument(StateDocument):
@@ -52,7 +54,9 @@ class IquazuDocument(StateDocument):
     discards: Colours
     supply: Annotated[list[Annotated[int, Field(ge=0, le=GEMS_PER_COLOUR - 1)]], PerSeat]
     drops: Annotated[int, Field(ge=0, le=WATER_DROPS)]
-    points: Annotated[list[Annotated[int, Field(ge=0, le=10_000)]], PerSeat]
+    points: Annotated[list[Points], PerSeat]
+    rock_points: Annotated[list[RockPoints], PerSeat]
+    tile_points: Annotated[list[Points], PerSeat]
     tiles: Annotated[list[TileCounts], PerSeat]
     used_tiles: TileCounts
     removed_tiles: TileCounts
@@ -67,14 +71,14 @@ def check_document(game: Game, data: Mapping[str, JSON]) -> IquazuDocument:
     """``data`` as a checked document, or StateFormatError naming the first thing that is wrong."""
     document = validate(IquazuDocument, data, GAME)
     check_header(game, document)
-    for check in (_seats, _board, _cards, _gems_and_water, _bonus_tiles, _turn):
+    for check in (_seats, _board, _cards, _gems_and_water, _bonus_tiles, _turn, _score_parts):
         check(document)
     return document
 
 
 def _seats(d: IquazuDocument) -> None:
     n = d.players
-    for name in ("hands", "supply", "points", "tiles"):
+    for name in ("hands", "supply", "points", "rock_points", "tile_points", "tiles"):
         require(len(getattr(d, name)) == n, GAME, f"{name} has {len(getattr(d, name))} entries for {n} players")
     require(d.current < n and d.water_holder < n, GAME, f"current and water_holder must be seats 0 to {n - 1}")
     order = d.strip_order
@@ -141,3 +145,17 @@ def _turn(d: IquazuDocument) -> None:
         require(held > HAND_LIMIT, GAME, f"the discard phase needs more than {HAND_LIMIT} cards in hand, not {held}")
     if d.phase == OVER:
         require(d.frame == LAST_INTERIM, GAME, "the game ends only with the frame at its last interim scoring")
+
+
+def _score_parts(d: IquazuDocument) -> None:
+    """The score is the sum of its recorded parts; a rock not yet scored and, before the end, the
+    points tiles have given nothing yet."""
+    over = d.phase == OVER
+    scored = ROCK_COLUMNS if over else d.frame  # the frame's first column is scored as it shifts on
+    for seat in range(d.players):
+        rocks, tiles = d.rock_points[seat], d.tile_points[seat]
+        require(not any(rocks[scored:]), GAME, f"seat {seat} has points from a rock not yet scored")
+        require(over or not tiles, GAME, f"seat {seat} has points tiles counted before the end of the game")
+        total = sum(rocks) + tiles
+        message = f"seat {seat} has {d.points[seat]} points, but its rocks and points tiles give {total}"
+        require(total == d.points[seat], GAME, message)

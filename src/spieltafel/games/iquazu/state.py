@@ -8,7 +8,7 @@ from typing import Any, ClassVar, Final, final
 from spieltafel.core import JSON, Event, Game, IllegalActionError, Rng, State, sample_seed
 
 from . import notation, rules, schema, text, view
-from .board import BONUS_FIELDS, ROWS, SLOTS, Layout, bonus_field_is_dark, layout
+from .board import BONUS_FIELDS, ROCK_COLUMNS, ROWS, SLOTS, Layout, bonus_field_is_dark, layout
 from .components import (
     CARDS_PER_COLOUR,
     DARK_TILES,
@@ -35,6 +35,9 @@ class IquazuState(State):
     ``slots[s]`` is EMPTY, WATER (see rules) or the seat whose gem lies there. ``frame`` is the 0-based board
     column of the water frame's first column. Cards are colour counts (white, blue, orange): cards of
     one colour are alike. ``bonus[f]`` is the tile kind on bonus field ``f`` (NO_TILE once handed out).
+    The score is kept with its parts, as the rules award them: ``rock_points[seat][c]`` is what the
+    rock of board column ``c`` gave the seat when it was scored, ``tile_points[seat]`` the points on
+    its bonus tiles added at the end; ``points[seat]`` is always their sum.
 
     The class is final and declares every field in :meth:`set_up`: setup.py compiles it with mypyc
     to a native class (fields in slots, typed), so copies are made field by field, never through
@@ -77,6 +80,8 @@ class IquazuState(State):
         self.supply = [GEMS_PER_COLOUR - 1] * players  # one gem of each colour is the score marker
         self.drops = WATER_DROPS
         self.points = [0] * players
+        self.rock_points = [[0] * ROCK_COLUMNS for _ in range(players)]
+        self.tile_points = [0] * players
         self.tiles = [[0] * len(TILE_KINDS) for _ in range(players)]
         self.used_tiles = [0] * len(TILE_KINDS)
         self.removed_tiles = [0] * len(TILE_KINDS)
@@ -156,6 +161,8 @@ class IquazuState(State):
         twin.discards = self.discards[:]
         twin.supply = self.supply[:]
         twin.points = self.points[:]
+        twin.rock_points = [r[:] for r in self.rock_points]
+        twin.tile_points = self.tile_points[:]
         twin.tiles = [t[:] for t in self.tiles]
         twin.used_tiles = self.used_tiles[:]
         twin.removed_tiles = self.removed_tiles[:]
@@ -171,6 +178,8 @@ class IquazuState(State):
         "supply",
         "drops",
         "points",
+        "rock_points",
+        "tile_points",
         "tiles",
         "used_tiles",
         "removed_tiles",

@@ -2,8 +2,9 @@
 
 Hidden: the cards in other players' hands (their number is public), the order and content of the
 draw pile, and the face-down bonus tiles (their back colour is public). Everything else lies open
-on the table: gems and water, scores, the discard pile (every card reaches it face up), the bonus
-tiles a player won (they were face up in the frame when handed out).
+on the table: gems and water, scores and their parts (each rock's points, the points tiles' sum),
+the discard pile (every card reaches it face up), the bonus tiles a player won (they were face up in
+the frame when handed out).
 """
 
 from __future__ import annotations
@@ -49,6 +50,8 @@ def view(s: IquazuState, seat: int | None) -> dict[str, JSON]:
             "cards": sum(s.hands[p]),
             "gems": s.supply[p],
             "tiles": _tiles(s.tiles[p]),
+            "rock_points": s.rock_points[p][:],
+            "tile_points": s.tile_points[p],
         }
         for p in range(s.players)
     ]

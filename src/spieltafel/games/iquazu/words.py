@@ -183,13 +183,15 @@ def event_text(event: Mapping[str, Any], gettext: Gettext = identity) -> str:
 
 
 def score_breakdown(view: Mapping[str, Any], gettext: Gettext = identity) -> list[list[str]]:
-    """Each seat's final score as "Einde van het spel" adds it up: the rocks' points ("Punten van de rots",
-    won by majority at every column's scoring, the last two rocks included), the points printed on the
-    bonus tiles kept ("bonuskaartjes" with points), the bonus tiles left unused, and the total.
+    """Each seat's final score as "Einde van het spel" adds it up, read from the parts the rules recorded
+    when they awarded them (the view's ``rock_points`` and ``tile_points``, nothing recomputed here): the
+    rocks' points ("Punten van de rots", won by majority at each column's scoring, the last two rocks
+    included), then rock by rock (board column, rocks that gave the seat nothing left out), the points
+    printed on the bonus tiles kept ("bonuskaartjes" with points), the bonus tiles left unused, the total.
 
-    The rocks' share is the score less the tiles' points: the final view cannot list it column by column,
-    since an empty gem supply takes gems back from scored columns (FAQ); the log names each rock's awards.
-    Empty unless the game reached its end (the tiles' points count only then)."""
+    A rock's points are those won when its column was scored: gems that an empty supply later takes back
+    from scored columns (FAQ) do not change them (docs/rules/iquazu.md). Empty unless the game reached its
+    end (the tiles' points count only then)."""
     _ = gettext
     if view.get("phase") != "over":
         return []
@@ -197,10 +199,15 @@ def score_breakdown(view: Mapping[str, Any], gettext: Gettext = identity) -> lis
     rows: list[list[str]] = []
     for info in view.get("player_info", []):
         tiles: Mapping[str, int] = info.get("tiles") or {}
+        rocks = [int(points) for points in info["rock_points"]]
+        lines = [_("rocks: {points}").format(points=sum(rocks))]
+        lines += [
+            _("– column {column}: {points}").format(column=column, points=points)
+            for column, points in enumerate(rocks, start=1)
+            if points
+        ]
         kept = sorted(((values[code], n) for code, n in tiles.items() if code in values and n), reverse=True)
-        tile_points = sum(value * n for value, n in kept)
-        score = int(info.get("score", 0))
-        lines = [_("rocks: {points}").format(points=score - tile_points)]
+        tile_points = int(info["tile_points"])
         if kept:
             listed = " + ".join(_("{count} × {points}").format(count=n, points=value) for value, n in kept)
             lines.append(_("points tiles: {tiles} = {points}").format(tiles=listed, points=tile_points))
@@ -213,6 +220,6 @@ def score_breakdown(view: Mapping[str, Any], gettext: Gettext = identity) -> lis
         ]
         if unused:
             lines.append(_("bonus tiles not used: {tiles}").format(tiles=", ".join(unused)))
-        lines.append(_("total: {points}").format(points=score))
+        lines.append(_("total: {points}").format(points=int(info.get("score", 0))))
         rows.append(lines)
     return rows

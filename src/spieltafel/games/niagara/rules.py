@@ -515,12 +515,25 @@ def over_the_falls(s: NiagaraState, index: int, events: list[Event] | None) -> N
 
 
 # -- the end --------------------------------------------------------------------------------------
+GOALS: Final = ("each-colour", "same-colour", "seven")
+"""The goals of "Spielende", in the order :func:`goals_met` lists them."""
+
+
+def goals_met(banked: list[int]) -> list[str]:
+    """ "Spielende": the goals ``banked`` meets, of one gem of each colour, four of one colour, seven in all."""
+    met = [min(banked) >= WIN_EACH_COLOUR, max(banked) >= WIN_SAME_COLOUR, sum(banked) >= WIN_TOTAL]
+    return [goal for goal, reached in zip(GOALS, met, strict=True) if reached]
+
+
 def has_won(banked: list[int]) -> bool:
-    """"Spielende": one gem of each colour, four of one colour, or seven in all."""
+    """Whether ``banked`` meets a goal of "Spielende": :func:`goals_met` not empty, without its lists (a
+    landing asks it)."""
     return min(banked) >= WIN_EACH_COLOUR or max(banked) >= WIN_SAME_COLOUR or sum(banked) >= WIN_TOTAL
 
 
 def gem_value(banked: list[int]) -> int:
+    """The banked gems' value (amethyst 1 … ruby 5): it decides among the seats that meet a goal under
+    ``ending=finish-round``, and between the leaders at the round limit."""
     return sum(n * v for n, v in zip(banked, GEM_VALUES, strict=True))
 
 

@@ -24,7 +24,7 @@ from .components import (
     SPACES,
 )
 from .river import HEADING_NAMES, STAGE_NAMES
-from .rules import NO_GEM, PHASE_NAMES, SECRET, legal_actions
+from .rules import NO_GEM, PHASE_NAMES, SECRET, gem_value, goals_met, legal_actions
 
 if TYPE_CHECKING:
     from .state import NiagaraState
@@ -61,6 +61,8 @@ def player_view(s: NiagaraState, p: int) -> dict[str, JSON]:
         "unplayed": cards(unplayed(s, p)),
         "banked": dict(zip(GEM_COLOURS, s.banked[p], strict=True)),
         "gems": sum(s.banked[p]),
+        "gem_value": gem_value(s.banked[p]),
+        "goals": goals_met(s.banked[p]),
         "canoes": [
             {"canoe": CANOE_NAMES[c], "space": SPACE_NAMES[s.canoes[p * CANOES + c]],
              "gem": gem_name(s.cargo[p * CANOES + c])}

@@ -211,28 +211,27 @@ def event_text(event: Mapping[str, Any], gettext: Gettext = identity) -> str:
     return describe(event, gettext)
 
 
-GEM_VALUE = {"amethyst": 1, "diamond": 2, "amber": 3, "sapphire": 4, "ruby": 5}
-"""The gems' values (the tie-break of option ``ending=finish-round``; components.GEM_VALUES)."""
-
-
 def score_breakdown(view: Mapping[str, Any], gettext: Gettext = identity) -> list[list[str]]:
-    """Each seat's final score in the game's own terms: its banked gems by colour, their value and the goal
-    it reached ("Spielende": one gem of each colour, four of one colour, or seven in all)."""
+    """Each seat's final score in the game's own terms: the gems it banked, which are its points (the
+    result's "Points" column), by colour; their value (amethyst 1 … ruby 5: it decides among those who met
+    a goal when the round is finished, and between the leaders at the round limit); the goals of
+    "Spielende" it met (one gem of each colour, four of one colour, seven in all). Value and goals are the
+    rules' own (the view's ``gem_value`` and ``goals``), not recomputed here."""
     _ = gettext
+    goal_words = {
+        "each-colour": _("goal: one gem of each colour"),
+        "same-colour": _("goal: four gems of one colour"),
+        "seven": _("goal: seven gems"),
+    }
     rows: list[list[str]] = []
     for info in view.get("player_info", []):
         banked: Mapping[str, int] = info.get("banked", {})
         gems = [_("{count} × {gem}").format(count=n, gem=gem_name(colour, _)) for colour, n in banked.items() if n]
-        value = sum(GEM_VALUE.get(colour, 0) * n for colour, n in banked.items())
-        lines = [", ".join(gems) if gems else _("no gem banked"), _("gem value {value}").format(value=value)]
-        counts = [n for n in banked.values()]
-        if counts and all(counts):
-            lines.append(_("goal: one gem of each colour"))
-        elif any(n >= 4 for n in counts):
-            lines.append(_("goal: four gems of one colour"))
-        elif sum(counts) >= 7:
-            lines.append(_("goal: seven gems"))
-        else:
-            lines.append(_("no goal reached"))
+        lines = [_("gems banked: {count}").format(count=int(info["gems"]))]
+        if gems:
+            lines.append(", ".join(gems))
+        lines.append(_("gem value: {value}").format(value=int(info["gem_value"])))
+        goals = [goal_words[goal] for goal in info["goals"] if goal in goal_words]
+        lines += goals or [_("no goal reached")]
         rows.append(lines)
     return rows
