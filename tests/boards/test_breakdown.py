@@ -264,7 +264,7 @@ def test_haleakala_breakdown_by_hand() -> None:
     assert module.score_breakdown({**view, "phase": "turn"}) == []
     assert module.score_breakdown(view, gettext_for("de"))[0][:2] == ["Wertung 1: 5", "– Statuen auf Grasfeldern: 1"]
     assert module.score_breakdown(view, gettext_for("nl"))[0][4:6] == [
-        "waardering 2: 24",
+        "telling 2: 24",
         "– standbeelden op grasvelden: 1",
     ]
 
