@@ -54,7 +54,7 @@ def parts_add_up(state: State) -> None:
             rocks, tiles = state.rock_points[seat], state.tile_points[seat]
             assert len(rocks) == ROCK_COLUMNS and min(rocks) >= 0 and tiles >= 0
             assert sum(rocks) + tiles == state.points[seat] == state.scores()[seat]
-            assert view["player_info"][seat]["rock_points"] == rocks
+            assert view["player_info"][seat]["rock_points"] == list(rocks)
             assert view["player_info"][seat]["tile_points"] == tiles
             assert state.is_over or tiles == 0  # the points tiles count only at the end
     elif isinstance(state, HaleakalaState):
@@ -91,12 +91,14 @@ def test_the_recorded_parts_add_up_to_the_score_at_every_step(
     state = get_game(game).new_state(players=players, seed=seed, options=variant)
     rng = Rng(choices)
     parts_add_up(state)
-    for _ in range(20000):
+    for step in range(20000):
         if state.is_over:
             break
         seat = rng.choice(list(state.seats_to_act()))
         state.apply(seat, rng.choice(state.legal_actions(seat)))
         parts_add_up(state)
+        if step % 25 == 0:  # the load checks accept every part the rules give, mid-game too
+            assert type(state).from_json(state.to_json()).to_json() == state.to_json()
     assert state.is_over
     twin = type(state).from_json(state.to_json())  # the parts survive the state document and a copy
     assert twin.to_json() == state.to_json() == state.clone().to_json()
@@ -145,8 +147,12 @@ def test_haleakala_breakdown_lists_both_scorings_by_category(variant: str) -> No
             assert len(starts) == 2 and lines[-1].startswith("total: ")
             for number, (start, end) in enumerate(zip(starts, [*starts[1:], len(lines) - 1], strict=True)):
                 heading = int(lines[start].rsplit(": ", 1)[1])
-                shown = [int(line.rsplit(": ", 1)[1]) for line in lines[start + 1 : end]]
+                shown = [int(re.findall(r"-?\d+", line)[-1]) for line in lines[start + 1 : end]]
                 assert all(line.startswith("– ") for line in lines[start + 1 : end])
+                for line in lines[start + 1 : end]:
+                    if line.startswith("– statues on "):  # the statues counted, times each one's points
+                        count, each, points = map(int, re.findall(r"\d+", line))
+                        assert count * each == points and line.endswith(f": {count} × {each} = {points}"), line
                 assert heading == sum(shown) == given_points[number][seat], (seed, seat, lines)
             assert number_after("total: ", lines) == state.scores()[seat] == sum(p[seat] for p in given_points)
 
@@ -239,13 +245,13 @@ def test_haleakala_breakdown_by_hand() -> None:
     rows = module.score_breakdown(view)
     assert rows[0] == [
         "scoring 1: 5",
-        "– statues on grass fields: 1",
-        "– statues on forest fields: 2",
+        "– statues on grass fields: 1 × 1 = 1",
+        "– statues on forest fields: 1 × 2 = 2",
         "– scoring card “majority”: 2",
         "scoring 2: 24",
-        "– statues on grass fields: 1",
-        "– statues on forest fields: 4",
-        "– statues on mountain fields: 3",
+        "– statues on grass fields: 1 × 1 = 1",
+        "– statues on forest fields: 2 × 2 = 4",  # two statues, not four
+        "– statues on mountain fields: 1 × 3 = 3",
         "– more fish baskets: 3",
         "– pearls: 4",
         "– nautilus: 3",
@@ -256,16 +262,18 @@ def test_haleakala_breakdown_by_hand() -> None:
     ]
     assert rows[1] == [
         "scoring 1: 1",
-        "– statues on grass fields: 1",
+        "– statues on grass fields: 1 × 1 = 1",
         "scoring 2: 1",
-        "– statues on grass fields: 1",
+        "– statues on grass fields: 1 × 1 = 1",
         "total: 2",
     ]
     assert module.score_breakdown({**view, "phase": "turn"}) == []
-    assert module.score_breakdown(view, gettext_for("de"))[0][:2] == ["Wertung 1: 5", "– Statuen auf Grasfeldern: 1"]
-    assert module.score_breakdown(view, gettext_for("nl"))[0][4:6] == [
+    assert module.score_breakdown(view, gettext_for("de"))[0][:2] == ["Wertung 1: 5", "– Statuen auf Grasfeldern: 1 × 1 = 1"]
+    assert module.score_breakdown(view, gettext_for("de"))[0][6] == "– Statuen auf Waldfeldern: 2 × 2 = 4"
+    assert module.score_breakdown(view, gettext_for("nl"))[0][4:7] == [
         "telling 2: 24",
-        "– standbeelden op grasvelden: 1",
+        "– standbeelden op grasvelden: 1 × 1 = 1",
+        "– standbeelden op bosvelden: 2 × 2 = 4",
     ]
 
 

@@ -7,9 +7,14 @@ from typing import Any
 
 from spieltafel.games.svgkit import Gettext, identity, player_name
 
-from .components import (
-    PLAYER_COLOURS,
-)
+from .components import FOREST, GRASS, MOUNTAIN, PLAYER_COLOURS, STATUE_POINTS
+
+_STATUE_POINTS = {
+    "grass-statues": STATUE_POINTS[GRASS],
+    "forest-statues": STATUE_POINTS[FOREST],
+    "mountain-statues": STATUE_POINTS[MOUNTAIN],
+}
+"""Each statue's points by ring: a ring's part is its statue count times these."""
 
 
 def seat_name(seat: object, gettext: Gettext) -> str:
@@ -160,7 +165,7 @@ def event_text(event: Mapping[str, Any], gettext: Gettext = identity) -> str:
 def score_breakdown(view: Mapping[str, Any], gettext: Gettext = identity) -> list[list[str]]:
     """Each seat's final score as the two scorings ("Wertung") gave it, read from the categories the rules
     recorded at each scoring (the view's ``scoring_parts``, nothing recomputed here): per scoring its
-    points, then its categories ("Punktevergabe": statues by ring, more fish baskets, pearls, nautilus
+    points, then its categories ("Punktevergabe": statues by ring as count × points each, more fish baskets, pearls, nautilus
     and shells at scoring 2, the scoring cards the seat held then), and the total. Categories that gave
     nothing are left out, except a scoring card bought (its 0 is worth knowing). Empty unless the game
     reached its end."""
@@ -188,7 +193,12 @@ def score_breakdown(view: Mapping[str, Any], gettext: Gettext = identity) -> lis
                 if category in names and not gained:
                     continue
                 label = names.get(category) or item_name(category, _)
-                lines.append(_("– {category}: {points}").format(category=label, points=gained))
+                each = _STATUE_POINTS.get(category)
+                if each:  # a count of statues, not their points: both shown ("2 × 2 = 4")
+                    line = _("– {category}: {count} × {each} = {points}")
+                    lines.append(line.format(category=label, count=gained // each, each=each, points=gained))
+                else:
+                    lines.append(_("– {category}: {points}").format(category=label, points=gained))
         lines.append(_("total: {points}").format(points=info.get("score", 0)))
         rows.append(lines)
     return rows
