@@ -268,8 +268,9 @@ def test_haleakala_breakdown_by_hand() -> None:
         "total: 2",
     ]
     assert module.score_breakdown({**view, "phase": "turn"}) == []
-    assert module.score_breakdown(view, gettext_for("de"))[0][:2] == ["Wertung 1: 5", "– Statuen auf Grasfeldern: 1 × 1 = 1"]
-    assert module.score_breakdown(view, gettext_for("de"))[0][6] == "– Statuen auf Waldfeldern: 2 × 2 = 4"
+    german = module.score_breakdown(view, gettext_for("de"))[0]
+    assert german[:2] == ["Wertung 1: 5", "– Statuen auf Grasfeldern: 1 × 1 = 1"]
+    assert german[6] == "– Statuen auf Waldfeldern: 2 × 2 = 4"
     assert module.score_breakdown(view, gettext_for("nl"))[0][4:7] == [
         "telling 2: 24",
         "– standbeelden op grasvelden: 1 × 1 = 1",
@@ -330,3 +331,128 @@ def test_an_iquazu_document_whose_parts_do_not_add_up_is_refused() -> None:
     tiles["points"] = [2, 0]
     with pytest.raises(StateFormatError, match="points tiles counted before the end"):
         game.state_from_json(tiles)
+
+
+def test_iquazu_parts_the_rules_cannot_give_are_refused() -> None:
+    """Loading asks for what the rules can give, not only for sums that agree: the points tiles' points are
+    those of the points tiles held; a scored rock gives its values in order (the most gems its first value,
+    ties broken by the lower gem, never shared), each once, and nothing else."""
+    from spieltafel.core import StateFormatError
+    from spieltafel.games.iquazu.components import ROCK_POINTS, TILE_KINDS
+
+    game = get_game("iquazu")
+    state, _ = finished("iquazu", 3, 1)
+    document = state.to_json()
+    points_tiles = [t for t, kind in enumerate(TILE_KINDS) if kind[1] == "points"]
+
+    def changed(seat: int, rocks: list[int] | None = None, tiles: int | None = None) -> dict[str, Any]:
+        """The document with seat's parts replaced and its points made their sum again."""
+        rock_points = [list(r) for r in state.rock_points]
+        tile_points = list(state.tile_points)
+        rock_points[seat] = rocks if rocks is not None else rock_points[seat]
+        tile_points[seat] = tiles if tiles is not None else tile_points[seat]
+        points = [sum(r) + t for r, t in zip(rock_points, tile_points, strict=True)]
+        return {**document, "rock_points": rock_points, "tile_points": tile_points, "points": points}
+
+    no_tiles = changed(0, tiles=40)
+    no_tiles["tiles"] = [[0 if t in points_tiles else n for t, n in enumerate(held)] for held in state.tiles]
+    no_tiles["removed_tiles"] = [  # the points tiles out of the game instead: every tile still there once
+        n + (sum(held[t] for held in state.tiles) if t in points_tiles else 0)
+        for t, n in enumerate(document["removed_tiles"])  # type: ignore[arg-type]
+    ]
+    for seat in range(3):  # the other seats hold no points tiles now either: their parts follow
+        no_tiles["tile_points"][seat] = 40 if seat == 0 else 0
+    no_tiles["points"] = [sum(r) + t for r, t in zip(no_tiles["rock_points"], no_tiles["tile_points"], strict=True)]
+    with pytest.raises(StateFormatError, match="seat 0 has tile_points 40, but the points tiles it holds give 0"):
+        game.state_from_json(no_tiles)
+    with pytest.raises(StateFormatError, match=r"seat 0 has tile_points 13, but the points tiles it holds give 12"):
+        game.state_from_json(changed(0, tiles=13))
+    values = ROCK_POINTS[3]
+    rocks = [list(r) for r in state.rock_points]
+    column = next(c for c in range(ROCK_COLUMNS) if rocks[0][c] == values[c][0])  # seat 0 won this rock
+    odd = rocks[0][:]
+    odd[column] = values[column][0] + 1  # a value not on that rock
+    with pytest.raises(StateFormatError, match=rf"column {column + 1}'s rock gave \[{odd[column]}"):
+        game.state_from_json(changed(0, rocks=odd))
+    twice = rocks[1][:]
+    twice[column] = values[column][0]  # two seats given the first value: a share the rules never make
+    with pytest.raises(StateFormatError, match=rf"column {column + 1}'s rock gave \[{values[column][0]}, "):
+        game.state_from_json(changed(1, rocks=twice))
+    gap = rocks[0][:]
+    gap[column] = 0  # the second value given, the first to nobody
+    others = [s for s in (1, 2) if rocks[s][column]]
+    if not others:  # nobody else scored this rock: give seat 0 only the second value
+        gap[column] = values[column][1]
+    with pytest.raises(StateFormatError, match=rf"column {column + 1}'s rock gave .* go one each, best first"):
+        game.state_from_json(changed(0, rocks=gap))
+    assert game.state_from_json(document).to_json() == document  # the untouched document loads
+
+
+def haleakala_final() -> tuple[HaleakalaState, dict[str, Any]]:
+    """A finished Haleakala game in which some scoring card is not seat 0's at scoring 2."""
+    for seed in range(50):
+        state, _ = finished("haleakala", 2, seed)
+        assert isinstance(state, HaleakalaState)
+        if any(owner != 0 for owner in state.scoring_owner) and any(owner == 0 for owner in state.scoring_owner):
+            return state, state.to_json()
+    raise AssertionError("no such game in 50 seeds")
+
+
+def with_part(document: dict[str, Any], row: int, category: str, points: int) -> dict[str, Any]:
+    """``document`` with one recorded part replaced, that scoring's points and the total following it."""
+    rows = [list(parts) for parts in document["scoring_parts"]]
+    k = SCORING_PARTS.index(category)
+    rows[row][k] = points
+    number, seat = divmod(row, 2)
+    rounds = [list(r) for r in document["round_points"]]
+    rounds[number][seat] = counted_sum(rows[row])
+    totals = [sum(r[s] for r in rounds) for s in (0, 1)]
+    return {**document, "scoring_parts": rows, "round_points": rounds, "points": totals}
+
+
+def test_haleakala_parts_the_rules_cannot_give_are_refused() -> None:
+    """Loading asks for the NOT_COUNTED pattern of each scoring, scoring cards counted for their owner only
+    and statues' points a multiple of their ring's: sums that agree are not enough."""
+    from spieltafel.core import StateFormatError
+
+    game = get_game("haleakala")
+    state, document = haleakala_final()
+    assert game.state_from_json(document).to_json() == document
+    cases = [
+        (0, "nautilus", 0, r"scoring_parts\[0\]: nautilus is 0, but it is not counted at scoring 1"),
+        (1, "shells", 2, r"scoring_parts\[1\]: shells is 2, but it is not counted at scoring 1"),
+        (2, "shells", NOT_COUNTED, r"scoring_parts\[2\]: shells is -1, but it is counted at scoring 2"),
+        (3, "pearls", NOT_COUNTED, r"scoring_parts\[3\]: pearls is -1, but it is counted at scoring 2"),
+        (2, "forest-statues", 3, r"scoring_parts\[2\]: forest-statues is 3, not a multiple of 2 points a statue"),
+        (0, "mountain-statues", 4, r"scoring_parts\[0\]: mountain-statues is 4, not a multiple of 3 points"),
+    ]
+    not_owned = next(k for k, owner in enumerate(state.scoring_owner) if owner != 0)
+    owned = next(k for k, owner in enumerate(state.scoring_owner) if owner == 0)
+    card, mine = SCORING_PARTS[7 + not_owned], SCORING_PARTS[7 + owned]
+    cases += [
+        (2, card, 0, rf"scoring_parts\[2\]: {card} is 0 at scoring 2, but seat 0 does not own it"),
+        (2, mine, NOT_COUNTED, rf"scoring_parts\[2\]: {mine} is -1 at scoring 2, but seat 0 owns it"),
+    ]
+    for row, category, points, message in cases:
+        with pytest.raises(StateFormatError, match=message):
+            game.state_from_json(with_part(document, row, category, points))
+    both = with_part(with_part(document, 0, card, 0), 1, card, 0)  # one scoring card, two owners at scoring 1
+    with pytest.raises(StateFormatError, match=rf"scoring_parts: {card} is counted for both seats at scoring 1"):
+        game.state_from_json(both)
+
+
+@pytest.mark.parametrize("game", ["iquazu", "haleakala"])
+def test_a_format_1_document_is_refused_with_its_reason(game: str) -> None:
+    """Documents written before the score's parts were recorded (format 1, no parts) are refused saying why
+    and what to do; the engine writes format 2, and a format it does not know is refused too."""
+    from spieltafel.core import StateFormatError
+
+    document = get_game(game).new_state(players=2, seed=3, options={}).to_json()
+    assert document["format"] == 2
+    old = {key: value for key, value in document.items() if key not in ("rock_points", "tile_points", "scoring_parts")}
+    message = rf"this {game} state document \(format 1\) was written before the score's parts were recorded: "
+    message += "replay the game's actions to get a format 2 document"
+    with pytest.raises(StateFormatError, match=message):
+        get_game(game).state_from_json({**old, "format": 1})
+    with pytest.raises(StateFormatError, match=r"malformed .* state: format: Input should be 2"):
+        get_game(game).state_from_json({**document, "format": 3})

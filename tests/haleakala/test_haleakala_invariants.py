@@ -34,10 +34,17 @@ from spieltafel.games.haleakala.state import HaleakalaState
 
 GAME = get_game("haleakala")
 COMPILED = engine_build() != "pure Python"
-NOTHING = [0] * 5 + [NOT_COUNTED] * (len(SCORING_PARTS) - 5)
+NOTHING = (0,) * 5 + (NOT_COUNTED,) * (len(SCORING_PARTS) - 5)
 """A seat's categories at a scoring 1 that gave it nothing and in which it held no scoring card."""
 """Whether this is the mypyc build (setup.py), whose states hold only values of their declared types."""
 Mutation = Callable[[HaleakalaState], None]
+
+
+def replace_part(s: HaleakalaState, row: int, category: int, points: int) -> None:
+    """Set one recorded part (the rows are tuples shared between clones: replaced, never changed)."""
+    rows = [list(parts) for parts in s.scoring_parts]
+    rows[row][category] = points
+    s.scoring_parts = tuple(tuple(parts) for parts in rows)
 
 
 def positions(variant: str, seed: int, priestess: str | None = None) -> list[HaleakalaState]:
@@ -268,19 +275,23 @@ MUTATIONS: list[tuple[str, Callable[[], HaleakalaState], Mutation, str]] = [
     (
         "round 2 with two-palm cards left",
         round_1,
-        lambda s: (setattr(s, "round", 2), s.round_points.append([0, 0]), s.scoring_parts.extend([NOTHING, NOTHING])),
+        lambda s: (
+            setattr(s, "round", 2),
+            s.round_points.append([0, 0]),
+            setattr(s, "scoring_parts", (NOTHING, NOTHING)),
+        ),
         "round is 2 with .* two-palm cards left",
     ),
     (
         "a scoring's categories not adding up to its points",
         round_2,
-        lambda s: s.scoring_parts[0].__setitem__(0, s.scoring_parts[0][0] + 1),
+        lambda s: replace_part(s, 0, 0, s.scoring_parts[0][0] + 3),
         r"scoring_parts\[0\] adds up to \d+, not to round_points\[0\]\[0\]",
     ),
     (
         "a scoring's categories missing",
         round_2,
-        lambda s: s.scoring_parts.clear(),
+        lambda s: setattr(s, "scoring_parts", ()),
         r"scoring_parts has 0 rows; 1 scoring\(s\) held need 2",
     ),
     (

@@ -32,6 +32,7 @@ from .components import (
     SEGMENTS,
     SHELL_CARD,
     STATUE_CARD,
+    STATUE_POINTS,
     STATUES,
 )
 from .rules import (
@@ -297,17 +298,58 @@ def check_scores(s: HaleakalaState) -> None:
     for p in SEATS:
         if sum(g[p] for g in gained) != points[p]:
             raise StateFormatError(f"points[{p}] is {points[p]} but its scorings add up to {sum(g[p] for g in gained)}")
-    parts = listed(s.scoring_parts, "scoring_parts")
+    rows = s.scoring_parts
+    parts = listed(list(rows) if isinstance(rows, tuple) else rows, "scoring_parts")
     if len(parts) != 2 * held:
         raise StateFormatError(f"scoring_parts has {len(parts)} rows; {held} scoring(s) held need {2 * held}")
-    for row, listed_parts in enumerate(parts):
+    checked: list[list[int]] = []
+    for row, row_parts in enumerate(parts):
         name = f"scoring_parts[{row}]"
-        shown = wholes(listed_parts, name, len(SCORING_PARTS), NOT_COUNTED, MAX_POINTS, "points of a category")
+        plain = list(row_parts) if isinstance(row_parts, tuple) else row_parts
+        shown = wholes(plain, name, len(SCORING_PARTS), NOT_COUNTED, MAX_POINTS, "points of a category")
         number, p = divmod(row, 2)
+        check_parts(s, name, shown, number + 1, p)
         if counted_sum(shown) != gained[number][p]:
             gain = gained[number][p]
             message = f"{name} adds up to {counted_sum(shown)}, not to round_points[{number}][{p}] = {gain}"
             raise StateFormatError(message)
+        checked.append(shown)
+    check_card_owners(checked)
+
+
+def check_parts(s: HaleakalaState, name: str, parts: list[int], number: int, seat: int) -> None:
+    """One scoring's categories for ``seat`` as :func:`.rules.scoring_parts` can give them: statues, fish and
+    pearls always counted, the statues' points a multiple of their ring's points; nautilus and shells
+    counted at scoring 2 only. Scoring 2 ends the game, so its owners are those of ``scoring_owner``: a
+    scoring card counted for its owner, for nobody else (the cards of scoring 1 went back to the board,
+    see :func:`check_card_owners`)."""
+    for k, part in enumerate(parts):
+        category = SCORING_PARTS[k]
+        if k < FIRST_CARD_PART:
+            counted = k < len(TERRAINS) + 2 or number == 2
+            if (part != NOT_COUNTED) != counted:
+                when = f"counted at scoring {number}" if counted else "not counted at scoring 1"
+                raise StateFormatError(f"{name}: {category} is {part}, but it is {when}")
+            if k < len(TERRAINS) and part % STATUE_POINTS[TERRAINS[k]]:
+                points = STATUE_POINTS[TERRAINS[k]]
+                raise StateFormatError(f"{name}: {category} is {part}, not a multiple of {points} points a statue")
+        elif number == 2:
+            owned = s.scoring_owner[k - FIRST_CARD_PART] == seat
+            if (part != NOT_COUNTED) != owned:
+                whose = f"seat {seat} owns it" if owned else f"seat {seat} does not own it"
+                raise StateFormatError(f"{name}: {category} is {part} at scoring 2, but {whose}")
+
+
+def check_card_owners(rows: list[list[int]]) -> None:
+    """At scoring 1 a scoring card had one owner at most: it is counted for one seat at most (who owned
+    it is not kept, the cards went back to the board after that scoring)."""
+    for k in range(FIRST_CARD_PART, len(SCORING_PARTS)):
+        if len(rows) >= 2 and all(row[k] != NOT_COUNTED for row in rows[:2]):
+            raise StateFormatError(f"scoring_parts: {SCORING_PARTS[k]} is counted for both seats at scoring 1")
+
+
+FIRST_CARD_PART: Final = len(SCORING_PARTS) - len(SCORING_CARDS)
+"""Where the scoring cards start among :data:`.rules.SCORING_PARTS`."""
 
 
 # -- the pending flow -----------------------------------------------------------------------------

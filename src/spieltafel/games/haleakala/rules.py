@@ -7,6 +7,7 @@ Verwendungen", "Wertungen", "Punktevergabe", "Spielende und Gewinner" and "Takti
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final
 
 from spieltafel.core import Event, IllegalActionError
@@ -433,7 +434,7 @@ def score(s: HaleakalaState, events: list[Event] | None) -> None:
     for seat in (0, 1):
         s.points[seat] += gained[seat]
     s.round_points.append(gained)
-    s.scoring_parts += parts  # public record of the categories, the breakdown's source
+    s.scoring_parts += (tuple(parts[0]), tuple(parts[1]))  # the categories, public; replaced, never changed
     if events is not None:
         events.append(Event("scoring", {"number": number, "points": gained, "total": list(s.points)}))
     s.scoring = 0
@@ -509,7 +510,7 @@ def scoring_parts(s: HaleakalaState, seat: int, number: int) -> list[int]:
     return parts
 
 
-def counted_sum(parts: list[int]) -> int:
+def counted_sum(parts: Sequence[int]) -> int:
     """The points of a scoring's parts: their sum, categories NOT_COUNTED left out."""
     return sum(p for p in parts if p != NOT_COUNTED)
 

@@ -5,11 +5,11 @@ laws (:mod:`.invariants`)."""
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import Field
 
-from spieltafel.core import JSON, Game
+from spieltafel.core import JSON, Game, StateFormatError
 from spieltafel.core.document import StateDocument, check_header, split_unmodelled, validate
 
 from .board import BAYS, CARDS, FIELDS
@@ -17,6 +17,12 @@ from .components import LAVA_CHIPS, LAVA_DISC, SCORING_CARDS, SEGMENTS, STATUES
 from .rules import BOX, NONE, NOT_COUNTED, OVER, SCORING_PARTS
 
 GAME = "haleakala"
+FORMAT = 2
+"""The state document's format: 2 since each scoring's parts (``scoring_parts``) are recorded."""
+FORMAT_1_REFUSED = (
+    f"this {GAME} state document (format 1) was written before the score's parts were recorded: "
+    f"replay the game's actions to get a format {FORMAT} document"
+)
 DECKS = 3
 SCORINGS = 2
 
@@ -36,6 +42,7 @@ Chips = Annotated[int, Field(ge=0, le=LAVA_CHIPS)]
 
 class HaleakalaDocument(StateDocument):
     """Shape, types and ranges of every field ``HaleakalaState.to_json`` writes."""
+    format: Literal[2]  # type: ignore[assignment]  # narrower than the shared header's format 1
 
     decks: Annotated[list[Cards], Field(min_length=DECKS, max_length=DECKS)]
     box: Cards
@@ -71,6 +78,8 @@ def check_document(game: Game, data: Mapping[str, JSON], state_fields: Collectio
     the first thing that is wrong. ``state_fields`` are the fields the state class saves (a new one
     passes if small and plain). The laws of the game (every component exactly once, the flow fitting
     the phase) are checked on the loaded state by :func:`.invariants.check_invariants`."""
+    if isinstance(data, Mapping) and type(data.get("format")) is int and data.get("format") == 1:
+        raise StateFormatError(FORMAT_1_REFUSED)  # no parts to load, and not derivable from the position
     document = validate(HaleakalaDocument, split_unmodelled(data, HaleakalaDocument, state_fields, GAME), GAME)
     check_header(game, document)
     return document

@@ -85,7 +85,7 @@ class HaleakalaState(State):
         self.priestess_up = True
         self.points = [0, 0]
         self.round_points: list[list[int]] = []
-        self.scoring_parts: list[list[int]] = []
+        self.scoring_parts: tuple[tuple[int, ...], ...] = ()
         self.round = 1
         self.current = 0
         self.actor = 0
@@ -157,7 +157,7 @@ class HaleakalaState(State):
         twin.shells = [cards[:] for cards in self.shells]
         twin.discs = [discs[:] for discs in self.discs]
         twin.round_points = [points[:] for points in self.round_points]
-        twin.scoring_parts = [parts[:] for parts in self.scoring_parts]
+        twin.scoring_parts = self.scoring_parts  # immutable: a scoring replaces it with a longer tuple
         twin.effects = [effect[:] for effect in self.effects]
         twin.box = self.box[:]
         twin.bays = self.bays[:]
@@ -173,18 +173,19 @@ class HaleakalaState(State):
 
     _LISTS: ClassVar[tuple[str, ...]] = (
         "decks", "box", "bays", "discard", "collected", "shells", "discs", "shamans", "statues",
-        "statue_supply", "craters", "scoring_owner", "points", "round_points", "scoring_parts",
-        "effects", "buyers",
+        "statue_supply", "craters", "scoring_owner", "points", "round_points", "effects",
+        "buyers",
     )
     _FIELDS: ClassVar[tuple[str, ...]] = (
         *_LISTS, "boat", "priestess_up", "round", "current", "actor", "phase", "scoring", "landing", "second",
         "may_pass",
     )
+    """The fields saved as they are; ``scoring_parts`` (tuples, shared between clones) is saved as lists."""
 
     def to_json(self) -> dict[str, JSON]:
         data: dict[str, JSON] = {
             "game": self.game.name,
-            "format": 1,
+            "format": schema.FORMAT,
             "players": self.players,
             "seed": self.seed,
             "options": dict(self.options),
@@ -192,11 +193,13 @@ class HaleakalaState(State):
         }
         for name in self._FIELDS:
             data[name] = _copy(getattr(self, name))
+        data["scoring_parts"] = [list(parts) for parts in self.scoring_parts]
         return data
 
     @classmethod
     def from_json(cls, data: Mapping[str, JSON]) -> HaleakalaState:
-        schema.check_document(cls.game, data, cls._FIELDS)  # shape, types, ranges, options
+        saved = (*cls._FIELDS, "scoring_parts")
+        document = schema.check_document(cls.game, data, saved)  # shape, types, ranges, options
         try:  # options missing from older documents take their defaults
             options = cls.game.resolve_options({str(k): str(v) for k, v in data["options"].items()})
         except OptionError as error:
@@ -205,6 +208,7 @@ class HaleakalaState(State):
         state.rng = Rng(int(data["rng"]))
         for name in cls._FIELDS:
             setattr(state, name, _copy(data[name]) if name != "may_pass" else bool(data.get(name, True)))
+        state.scoring_parts = tuple(tuple(parts) for parts in document.scoring_parts)  # checked: whole numbers
         _check_shape(state)
         check_invariants(state)  # the game's laws: conservation, places, ranges, the flow (issue 8)
         return state

@@ -165,10 +165,10 @@ def event_text(event: Mapping[str, Any], gettext: Gettext = identity) -> str:
 def score_breakdown(view: Mapping[str, Any], gettext: Gettext = identity) -> list[list[str]]:
     """Each seat's final score as the two scorings ("Wertung") gave it, read from the categories the rules
     recorded at each scoring (the view's ``scoring_parts``, nothing recomputed here): per scoring its
-    points, then its categories ("Punktevergabe": statues by ring as count × points each, more fish baskets, pearls, nautilus
-    and shells at scoring 2, the scoring cards the seat held then), and the total. Categories that gave
-    nothing are left out, except a scoring card bought (its 0 is worth knowing). Empty unless the game
-    reached its end."""
+    points, then its categories ("Punktevergabe": statues by ring as count × points each, more fish
+    baskets, pearls, nautilus and shells at scoring 2, the scoring cards the seat held then), and the
+    total. Categories that gave nothing are left out, except a scoring card bought (its 0 is worth
+    knowing). Empty unless the game reached its end."""
     _ = gettext
     rounds = view.get("round_points") or []
     scorings = view.get("scoring_parts") or []

@@ -408,9 +408,13 @@ def rock_ranking(s: IquazuState, column: int) -> list[int]:
 def score_rock(s: IquazuState, column: int, events: list[Event] | None) -> None:
     """ "Punten van de rots": the rock's points go by majority; at least one player scores nothing."""
     awards = list(zip(rock_ranking(s, column), ROCK_POINTS[s.players][column], strict=False))
+    rocks = list(s.rock_points)
     for seat, points in awards:
         s.points[seat] += points
-        s.rock_points[seat][column] = points  # the score's part, kept (gems taken back later do not change it)
+        row = list(rocks[seat])
+        row[column] = points  # the score's part, kept (gems taken back later do not change it)
+        rocks[seat] = tuple(row)
+    s.rock_points = tuple(rocks)  # replaced, never changed in place: clones share it
     if events is not None:
         events.append(Event("rock", {"column": column + 1, "awards": [list(a) for a in awards]}))
 
@@ -473,12 +477,14 @@ def end_game(s: IquazuState, events: list[Event] | None) -> None:
     points on bonus tiles; most points wins, ties share the win."""
     for column in range(LAST_INTERIM + 1, LAST_INTERIM + 3):
         score_rock(s, column, events)
+    held = [0] * s.players
     for seat in range(s.players):
         tile_points = sum(n * TILE_KINDS[t][2] for t, n in enumerate(s.tiles[seat]) if TILE_KINDS[t][1] == "points")
         s.points[seat] += tile_points
-        s.tile_points[seat] = tile_points
+        held[seat] = tile_points
         if events is not None:
             events.append(Event("tile-points", {"seat": seat, "points": tile_points}))
+    s.tile_points = tuple(held)  # replaced, never changed in place: clones share it
     s.phase = OVER
     if events is not None:
         events.append(Event("game-over", {"scores": list(s.points), "winners": s.winners()}))

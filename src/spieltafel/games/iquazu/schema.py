@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import Field
 
-from spieltafel.core import JSON, Game
+from spieltafel.core import JSON, Game, StateFormatError
 from spieltafel.core.document import StateDocument, check_header, require, validate
 
 from .board import BONUS_FIELDS, COLUMN_STARTS, LAST_INTERIM, ROCK_COLUMNS, ROWS, SLOTS, bonus_field_is_dark
@@ -20,12 +20,15 @@ from .components import (
     GEMS_PER_COLOUR,
     HAND_LIMIT,
     LIGHT_TILES,
+    ROCK_POINTS,
     TILE_KINDS,
     WATER_DROPS,
 )
 from .rules import ACTION, DISCARD_PHASE, END_OF_TURN, NO_TILE, OVER, WATER
 
 GAME = "iquazu"
+FORMAT = 2
+"""The state document's format: 2 since the score's parts (``rock_points``, ``tile_points``) are recorded."""
 CARDS = 3 * CARDS_PER_COLOUR
 TILES = sum(LIGHT_TILES.values()) + sum(DARK_TILES.values())
 DOUBLE_TILES = LIGHT_TILES["double"] + DARK_TILES["double"]
@@ -43,6 +46,7 @@ RockPoints = Annotated[list[Points], Field(min_length=ROCK_COLUMNS, max_length=R
 
 
 class IquazuDocument(StateDocument):
+    format: Literal[2]  # type: ignore[assignment]  # narrower than the shared header's format 1
     """Shape, types and ranges of every field ``IquazuState.to_json`` writes."""
 
     strip_order: Annotated[list[Annotated[int, Field(ge=0, lt=ROWS)]], Field(min_length=ROWS, max_length=ROWS)]
@@ -69,11 +73,26 @@ class IquazuDocument(StateDocument):
 
 def check_document(game: Game, data: Mapping[str, JSON]) -> IquazuDocument:
     """``data`` as a checked document, or StateFormatError naming the first thing that is wrong."""
+    check_format(data)
     document = validate(IquazuDocument, data, GAME)
     check_header(game, document)
     for check in (_seats, _board, _cards, _gems_and_water, _bonus_tiles, _turn, _score_parts):
         check(document)
     return document
+
+
+def check_format(data: Mapping[str, JSON]) -> None:
+    """Format 1 documents were written before the score's parts were recorded: they cannot be loaded
+    (the parts are not derivable from the final position, since an empty supply takes gems back from
+    scored columns); the game's record still replays."""
+    if isinstance(data, Mapping) and type(data.get("format")) is int and data.get("format") == 1:
+        raise StateFormatError(FORMAT_1_REFUSED)
+
+
+FORMAT_1_REFUSED = (
+    f"this {GAME} state document (format 1) was written before the score's parts were recorded: "
+    f"replay the game's actions to get a format {FORMAT} document"
+)
 
 
 def _seats(d: IquazuDocument) -> None:
@@ -148,14 +167,25 @@ def _turn(d: IquazuDocument) -> None:
 
 
 def _score_parts(d: IquazuDocument) -> None:
-    """The score is the sum of its recorded parts; a rock not yet scored and, before the end, the
-    points tiles have given nothing yet."""
+    """The score is the sum of its recorded parts, each one the rules can give: a scored rock's points go
+    to its column's first, second, ... player by majority (ties broken by the lower gem, never shared), so
+    the column's non-zero points are the first values of that rock, each given once; a rock not yet scored
+    has given nothing; the points tiles count the points on the tiles held, and only at the end."""
     over = d.phase == OVER
     scored = ROCK_COLUMNS if over else d.frame  # the frame's first column is scored as it shifts on
+    for column in range(scored):
+        given = sorted((rocks[column] for rocks in d.rock_points if rocks[column]), reverse=True)
+        values = ROCK_POINTS[d.players][column]
+        message = f"column {column + 1}'s rock gave {given}; its points {list(values)} go one each, best first"
+        require(given == list(values[: len(given)]), GAME, message)
     for seat in range(d.players):
         rocks, tiles = d.rock_points[seat], d.tile_points[seat]
         require(not any(rocks[scored:]), GAME, f"seat {seat} has points from a rock not yet scored")
         require(over or not tiles, GAME, f"seat {seat} has points tiles counted before the end of the game")
+        held = sum(n * TILE_KINDS[t][2] for t, n in enumerate(d.tiles[seat]) if TILE_KINDS[t][1] == "points")
+        if over:
+            message = f"seat {seat} has tile_points {tiles}, but the points tiles it holds give {held}"
+            require(tiles == held, GAME, message)
         total = sum(rocks) + tiles
         message = f"seat {seat} has {d.points[seat]} points, but its rocks and points tiles give {total}"
         require(total == d.points[seat], GAME, message)

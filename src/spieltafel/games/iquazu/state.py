@@ -80,8 +80,8 @@ class IquazuState(State):
         self.supply = [GEMS_PER_COLOUR - 1] * players  # one gem of each colour is the score marker
         self.drops = WATER_DROPS
         self.points = [0] * players
-        self.rock_points = [[0] * ROCK_COLUMNS for _ in range(players)]
-        self.tile_points = [0] * players
+        self.rock_points: tuple[tuple[int, ...], ...] = ((0,) * ROCK_COLUMNS,) * players
+        self.tile_points: tuple[int, ...] = (0,) * players
         self.tiles = [[0] * len(TILE_KINDS) for _ in range(players)]
         self.used_tiles = [0] * len(TILE_KINDS)
         self.removed_tiles = [0] * len(TILE_KINDS)
@@ -161,8 +161,8 @@ class IquazuState(State):
         twin.discards = self.discards[:]
         twin.supply = self.supply[:]
         twin.points = self.points[:]
-        twin.rock_points = [r[:] for r in self.rock_points]
-        twin.tile_points = self.tile_points[:]
+        twin.rock_points = self.rock_points  # immutable: the rules replace them when they score
+        twin.tile_points = self.tile_points
         twin.tiles = [t[:] for t in self.tiles]
         twin.used_tiles = self.used_tiles[:]
         twin.removed_tiles = self.removed_tiles[:]
@@ -178,8 +178,6 @@ class IquazuState(State):
         "supply",
         "drops",
         "points",
-        "rock_points",
-        "tile_points",
         "tiles",
         "used_tiles",
         "removed_tiles",
@@ -193,7 +191,7 @@ class IquazuState(State):
     def to_json(self) -> dict[str, JSON]:
         data: dict[str, JSON] = {
             "game": self.game.name,
-            "format": 1,
+            "format": schema.FORMAT,
             "players": self.players,
             "seed": self.seed,
             "options": dict(self.options),
@@ -202,6 +200,8 @@ class IquazuState(State):
         }
         for name in self._FIELDS:
             data[name] = _copy(getattr(self, name))
+        data["rock_points"] = [list(rocks) for rocks in self.rock_points]
+        data["tile_points"] = list(self.tile_points)
         return data
 
     @classmethod
@@ -213,6 +213,8 @@ class IquazuState(State):
         state.layout = layout(tuple(document.strip_order))
         for name in cls._FIELDS:
             setattr(state, name, _copy(getattr(document, name)))
+        state.rock_points = tuple(tuple(rocks) for rocks in document.rock_points)
+        state.tile_points = tuple(document.tile_points)
         return state
 
 

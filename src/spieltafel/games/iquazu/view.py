@@ -50,7 +50,7 @@ def view(s: IquazuState, seat: int | None) -> dict[str, JSON]:
             "cards": sum(s.hands[p]),
             "gems": s.supply[p],
             "tiles": _tiles(s.tiles[p]),
-            "rock_points": s.rock_points[p][:],
+            "rock_points": list(s.rock_points[p]),
             "tile_points": s.tile_points[p],
         }
         for p in range(s.players)
