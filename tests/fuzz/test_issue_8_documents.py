@@ -66,7 +66,9 @@ FINDINGS: list[tuple[str, Change, str]] = [
     ("iquazu", put("seed", True), "seed"),
     ("iquazu", put("frame", 2.5), "frame"),
     ("iquazu", put("phase", 1.0), "phase"),
-    ("iquazu", put("format", 2), "format"),
+    ("iquazu", put("format", 3), "format"),  # Iquazú documents are format 2 (the score's parts recorded)
+    ("iquazu", put("format", 1), "written before the score's parts were recorded"),
+    ("haleakala", put("format", 1), "replay the game's actions"),
     ("haleakala", put("boat", 99), "boat"),
     ("haleakala", crater, "craters"),
     ("haleakala", deck_swap, "deck"),
