@@ -7,8 +7,9 @@ level). Refused with words: a rated game between people (403 ``no-hints``), a sp
 who left (403 ``not-seated``), another seat's turn (409 ``not-your-turn``), a game not running (409
 ``not-playing``), a position that moved on (409 ``stale``: before the search, or after it when the seat's
 own legal actions or view changed meanwhile; then nothing is counted), a second hint while one runs for
-the same seat in this process (409 ``hint-running``, held until the worker's job ends), more hints at
-once than the site's ``hint_slots`` (503 ``busy``; by default half the bot workers, at least 1, so the
+the same seat in this process, or with Redis in any (409 ``hint-running``, held until the worker's job
+ends), more hints at once than the site's ``hint_slots`` (503 ``busy``, counting the hints this process's
+searcher computes for others too; by default half the bot workers, at least 1, so the
 bots' moves always have workers), a process without bot workers on a site with none (503
 ``hint-unavailable``: the search never runs on the web process) and a worker that died (503
 ``hint-failed``, logged).

@@ -17,8 +17,11 @@ Redis) through two streams with consumer groups, as the bots' jobs go (``bots.jo
   so a job left pending longer than :data:`ANALYSIS_CLAIM_SECONDS` means its searcher died: the next taker
   computes it again from the start.
 
-Hint jobs taken by a process that died are taken again after ``bot_job_timeout`` while their asker waits;
-one past its deadline is dropped. The searchers say that they are there in ``<prefix>:searchers`` (a sorted
+A searcher renews the hint jobs it has every third of ``bot_job_timeout`` (:meth:`SearchQueue.renew`, only
+while it still holds them), so hint jobs taken by a process that died are taken again after
+``bot_job_timeout`` while their asker waits; one past its deadline is dropped. A job is acknowledged only
+once answered, judged invalid or failed: one whose searcher stops meanwhile stays pending for the next.
+The searchers say that they are there in ``<prefix>:searchers`` (a sorted
 set of ``"<slots>:<name>"`` scored by when the claim lapses, renewed every :data:`ANNOUNCE_SECONDS`): no
 searcher there means no hint (503 ``hint-unavailable``). Hints in flight site-wide are in
 ``<prefix>:hints-in-flight`` (request ids scored by their deadline) and one per seat in

@@ -1,7 +1,8 @@
 """The searcher's side of remote hints and analyses (``analysis.remote``): a process with a bot pool on a
 site with Redis takes hint and analysis jobs and computes them in its pool, ``hint_slots`` hints and
-``analysis_at_once`` analyses at a time (per process, the analyses' slots shared with the analyses this
-process starts itself), and tells the site it is there."""
+``analysis_at_once`` analyses at a time (per process: the hints' slots shared with the hints this process's
+own askers compute, the analyses' slots with the analyses it starts itself), and tells the site it is
+there."""
 
 from __future__ import annotations
 
