@@ -180,18 +180,33 @@ class HintService:
                 if not placed:
                     request = None
                     raise Conflict("hint-running", "a hint for your seat is being worked out: wait for it")
-            job = asyncio.ensure_future(self.run(game, state, seat, hint_seed(table_id, seq, seat)))
+            started: list[bool] = []
+            job = asyncio.ensure_future(self._search(key, request, started, game, state, seat,
+                                                     hint_seed(table_id, seq, seat)))
         except BaseException:
-            self._ended(key, request)
+            self._ended(key, request, [])
             raise
-        job.add_done_callback(lambda _: self._ended(key, request))  # held until the worker ends, asker gone or not
+        # held until the worker ends, asker gone or not
+        job.add_done_callback(lambda _: self._ended(key, request, started))
         return await asyncio.shield(job)
 
-    def _ended(self, key: tuple[int, int], request: str | None) -> None:
-        """A local hint's job ended (or never started): its slot, its key and its place on the site go back."""
+    async def _search(self, key: tuple[int, int], request: str | None, started: list[bool], game: str,
+                      state: dict[str, Any], seat: int, seed: int) -> dict[str, Any]:
+        """The search, then the seat's place on the site given back (before the answer: the seat may ask
+        again at once)."""
+        started.append(True)
+        try:
+            return await self.run(game, state, seat, seed)
+        finally:
+            if request is not None:
+                await self._release(key, request)
+
+    def _ended(self, key: tuple[int, int], request: str | None, started: list[bool]) -> None:
+        """A local hint's job ended (or never started): its slot and its key go back, and its place on the
+        site if the job did not give it back itself."""
         self.running.discard(key)
         self.free.release()
-        if request is not None and self.remote is not None:
+        if request is not None and not started:
             task = asyncio.ensure_future(self._release(key, request))
             self._releasing.add(task)
             task.add_done_callback(self._releasing.discard)
