@@ -62,6 +62,11 @@ class Site:
     search: SearchQueue | None = None
     """Hint and analysis jobs through Redis (``analysis.remote``), when the site has Redis."""
     runner: BotRunner | None = None
+    hint_free: asyncio.Semaphore | None = None
+    """The hints this process computes at once (``hint_slots``): one semaphore for its own askers' hints and
+    its searcher's remote ones, so that together they never take more of the bot pool."""
+    searcher: SearchRunner | None = None
+    """This process's searcher (with a bot pool and Redis): takes the other processes' hints and analyses."""
     tasks: list[asyncio.Task[None]] = field(default_factory=list)
 
     async def healthy(self) -> dict[str, bool]:
@@ -120,12 +125,13 @@ async def open_site(
     analyses = AnalysisService(db, tables, bots, settings.analysis_iterations, tables.now_ms,
                                settings.analysis_at_once, search)
     site = Site(settings, db, hub, jobs, bots, tables, ratings, analyses, search)
+    site.hint_free = asyncio.Semaphore(hint_slots(settings))
     if bots is not None:
         site.runner = BotRunner(tables, jobs, settings.bot_workers, chores)
         site.tasks.append(asyncio.create_task(site.runner.run()))
         if search is not None:  # a searcher: takes the hints and analyses of the processes without workers
-            searcher = SearchRunner(search, tables, bots, analyses, hint_slots(settings))
-            site.tasks.append(asyncio.create_task(searcher.run()))
+            site.searcher = SearchRunner(search, tables, bots, analyses, hint_slots(settings), site.hint_free)
+            site.tasks.append(asyncio.create_task(site.searcher.run()))
     await tables.resume()
     return site
 
@@ -207,7 +213,8 @@ async def open_services(settings: Settings, now_ms: Callable[[], int] | None = N
     assert analyses is not None
     moderation = ModerationService(site.db, accounts, site.tables)
     hints = HintService(site.db, site.tables, site.bots, settings.hint_seconds, settings.hint_iterations,
-                        hint_slots(settings), remote=site.search, site_slots=settings.hint_slots)
+                        hint_slots(settings), remote=site.search, site_slots=settings.hint_slots,
+                        free=site.hint_free)
     return Services(
         settings, site, accounts, chat, rate, notifier, recovery, account_data, quickplay, analyses, moderation,
         hints,

@@ -18,6 +18,9 @@ MAX_MESSAGE_BYTES = 16 * 1024
 MAX_PAGE_BODY_BYTES = 2 * 1024 * 1024
 """The largest body of a page's form (a record upload, at most 1 MB of JSON, is the largest)."""
 
+HINT_MARGIN_SECONDS = 3.0
+"""What ``bot_job_timeout`` must exceed beyond twice ``hint_seconds`` on a site with Redis."""
+
 
 class Settings(BaseSettings):
     """Where the data lives and how the server behaves; every field has a ``SPIELTAFEL_`` variable."""
@@ -108,6 +111,19 @@ class Settings(BaseSettings):
     def _bots_need_a_queue(self) -> Settings:
         if self.bot_workers == 0 and not self.redis_url:
             raise ValueError("bot_workers 0 needs redis_url: without Redis no worker can take the bots' jobs")
+        return self
+
+    @model_validator(mode="after")
+    def _hints_within_the_job_timeout(self) -> Settings:
+        """On Redis a hint job is taken again after ``bot_job_timeout``: its search (twice ``hint_seconds``,
+        the time to wait for a worker and to search) and a margin must fit in it."""
+        needed = 2 * self.hint_seconds + HINT_MARGIN_SECONDS
+        if self.redis_url and not needed < self.bot_job_timeout:
+            raise ValueError(
+                f"bot_job_timeout ({self.bot_job_timeout:g} s) must be more than 2 × hint_seconds + "
+                f"{HINT_MARGIN_SECONDS:g} s ({needed:g} s): else a hint still being worked out is taken again "
+                "by another worker; raise bot_job_timeout or lower hint_seconds"
+            )
         return self
 
     def resolved_database_url(self) -> str:

@@ -14,19 +14,23 @@ from typing import Any
 import httpx
 import pytest
 from fastapi import FastAPI
+from pydantic import ValidationError
 
 from spieltafel.server.accounts.service import Account
 from spieltafel.server.analysis import remote
 from spieltafel.server.analysis.hints import HintService
-from spieltafel.server.analysis.remote import HintJob, SearchQueue, now_ms
-from spieltafel.server.analysis.service import AnalysisService
+from spieltafel.server.analysis.remote import HintJob, SearchQueue, Taken, now_ms
+from spieltafel.server.analysis.runner import SearchRunner
+from spieltafel.server.analysis.service import STALE_MS, AnalysisService
 from spieltafel.server.app import create_app
+from spieltafel.server.db.models import AnalysisRow
 from spieltafel.server.errors import Unavailable
 from spieltafel.server.services import Services
+from spieltafel.server.settings import Settings
 
 from ..backing import fresh_database, reachable_redis, redis_keys
 from ..conftest import settings_for
-from ..helpers import Seen, person, play_http
+from ..helpers import Person, Seen, person, play_http
 
 pytestmark = pytest.mark.anyio
 
@@ -36,6 +40,8 @@ class Searching:
 
     def __init__(self, app: FastAPI, http: httpx.AsyncClient, url: str, prefix: str) -> None:
         self.app, self.http, self.url, self.prefix = app, http, url, prefix
+        self.person: Person | None = None
+        """The person of the last ``casual_turn``."""
 
     @property
     def services(self) -> Services:
@@ -75,7 +81,7 @@ async def searching(tmp_path: Path) -> AsyncIterator[Searching]:
 async def casual_turn(searching: Searching) -> tuple[int, Account, dict[str, Any]]:
     """A casual table of ann against a random bot, at ann's turn: its id, ann's account and her state."""
     http = searching.http
-    ann = await person(http, "ann")
+    ann = searching.person = await person(http, "ann")
     body = {"game": "iquazu", "players": 2, "seats": [{"kind": "me"}, {"kind": "bot", "bot": "random"}],
             "rated": False}
     created = await http.post("/api/tables", json=body, headers=ann.headers)
@@ -209,3 +215,351 @@ async def test_an_analysis_is_queued_computed_by_the_searcher_and_taken_again_af
             slots.release()
         await queue.close()
         await dead.close()
+
+
+# -- faults of the remote path (one process, real Redis, each test its own prefix) -------------------------
+def own_runner(searching: Searching, queue: SearchQueue, hint_slots: int = 1) -> SearchRunner:
+    """A searcher of its own on ``queue``'s prefix (the app's searcher works on another one)."""
+    services = searching.services
+    bots = services.site.bots
+    assert bots is not None
+    analyses = AnalysisService(services.db, services.tables, bots, 20, services.tables.now_ms)
+    return SearchRunner(queue, services.tables, bots, analyses, hint_slots)
+
+
+async def stop_runner(task: asyncio.Task[None]) -> None:
+    task.cancel()
+    await asyncio.gather(task, return_exceptions=True)
+
+
+async def test_an_answer_after_the_sockets_timeout_is_received() -> None:
+    """redis-py gives every command a 5 s socket timeout: one ``BLPOP`` for the whole wait would end in
+    ``redis.TimeoutError`` after 5 s; the asker waits in shorter steps until its deadline."""
+    url = await reachable_redis()
+    async with redis_keys(url) as prefix:
+        asker, searcher = SearchQueue(url, prefix, "web", 15.0), SearchQueue(url, prefix, "worker", 15.0)
+        try:
+            job = HintJob(asker.new_request(), 1, 1, 0, None, 1.0, now_ms() + 20_000)
+
+            async def late_answer() -> None:
+                await asyncio.sleep(6.0)
+                await searcher.reply(job.request, {"error": "stale", "message": "late"})
+
+            answering = asyncio.create_task(late_answer())
+            started = asyncio.get_running_loop().time()
+            reply = await asyncio.wait_for(asker.ask_hint(job), 15.0)
+            await answering
+            assert reply == {"error": "stale", "message": "late"}
+            assert asyncio.get_running_loop().time() - started >= 5.9
+        finally:
+            await asker.close()
+            await searcher.close()
+
+
+async def test_a_searcher_stopped_mid_analysis_leaves_its_job_to_the_next_taker(
+    searching: Searching, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The process stops while its searcher computes an analysis: the job is neither acknowledged nor
+    deleted (its row would stay "running k of N" for ever), its slot goes back, and the next taker gets it."""
+    monkeypatch.setattr(remote, "ANALYSIS_CLAIM_SECONDS", 0.2)
+    async with redis_keys(searching.url) as prefix:
+        queue, web, following = (searching.queue(prefix, "mine"), searching.queue(prefix, "web"),
+                                 searching.queue(prefix, "next"))
+        runner = own_runner(searching, queue)
+        entered = asyncio.Event()
+
+        async def stuck(table_id: int, receipt: str) -> None:
+            entered.set()
+            await asyncio.Event().wait()
+
+        monkeypatch.setattr(runner, "analyse", stuck)
+        try:
+            await web.queue_analysis(4242)
+            task = asyncio.create_task(runner.run())
+            await asyncio.wait_for(entered.wait(), 10.0)
+            await stop_runner(task)  # the process stops
+            stream = web.streams[SearchQueue.ANALYSES]
+            assert await web.redis.xlen(stream) == 1
+            assert (await web.redis.xpending(stream, SearchQueue.ANALYSES))["pending"] == 1
+            assert not runner.analyses.slots.locked() and not runner.working
+            taken = await asyncio.wait_for(following.take(SearchQueue.ANALYSES), 10.0)
+            assert taken.fields == {b"table": b"4242"}
+        finally:
+            for each in (queue, web, following):
+                await each.close()
+
+
+async def test_a_stale_running_analysis_is_queued_again_when_read(searching: Searching) -> None:
+    """A row "running" whose progress stood still for ``STALE_MS`` and whose job is gone is queued again by
+    the next read (the analysis page starts one only when the status is "none")."""
+    http = searching.http
+    alice = await person(http, "alice")
+    body = {"game": "iquazu", "players": 2, "seats": [{"kind": "me"}, {"kind": "bot", "bot": "random"}]}
+    table_id = (await http.post("/api/tables", json=body, headers=alice.headers)).json()["id"]
+    await play_http(http, table_id, [alice], Seen(), random.Random(5))
+    services = searching.services
+    async with redis_keys(searching.url) as prefix:  # no searcher there: the job stays in the stream
+        queue = searching.queue(prefix)
+        clock = [services.tables.now_ms()]
+        web = AnalysisService(services.db, services.tables, None, 20, lambda: clock[0], remote=queue)
+        stream = queue.streams[SearchQueue.ANALYSES]
+        try:
+            assert (await web.start(table_id)).status == "running"
+            assert await queue.redis.xlen(stream) == 1
+            await queue.redis.delete(stream)  # the job is lost (its taker died after a failed queueing, ...)
+            assert (await web.read(table_id)).status == "running"
+            assert await queue.redis.xlen(stream) == 0  # not stale yet: nothing queued
+            clock[0] += STALE_MS + 1
+            status = await web.read(table_id)
+            assert status.status == "running" and status.done == 0 and status.total > 0
+            assert await queue.redis.xlen(stream) == 1
+            assert (await web.read(table_id)).status == "running"
+            assert await queue.redis.xlen(stream) == 1  # fresh again: queued once
+        finally:
+            await queue.close()
+
+
+async def test_local_and_remote_hints_share_the_processs_slots(
+    searching: Searching, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The app has bot workers and Redis: its searcher's remote hints and its own askers' hints take the
+    same ``hint_slots`` (1 here), so a local hint while a remote one computes is ``busy``."""
+    table_id, _, state = await casual_turn(searching)
+    services = searching.services
+    searcher, free = services.site.searcher, services.site.hint_free
+    assert searcher is not None and free is not None and searcher.hint_free is free
+    release = asyncio.Event()
+
+    async def slow(job: HintJob) -> dict[str, Any]:
+        await release.wait()
+        return {"error": "stale", "message": "moved on"}
+
+    monkeypatch.setattr(searcher, "hint", slow)
+    queue = searching.queue()
+    try:
+        job = HintJob(queue.new_request(), table_id, state["seq"], 0, 40, 5.0, now_ms() + 20_000)
+        asking = asyncio.create_task(queue.ask_hint(job))
+        for _ in range(500):
+            if free.locked():
+                break
+            await asyncio.sleep(0.01)
+        assert free.locked()
+        ann = searching.person
+        assert ann is not None
+        answer = await searching.http.post(f"/api/tables/{table_id}/hint", json={"seq": state["seq"]},
+                                           headers=ann.headers)
+        assert answer.status_code == 503 and answer.json()["detail"]["code"] == "busy"
+        release.set()
+        assert (await asyncio.wait_for(asking, 10.0)) == {"error": "stale", "message": "moved on"}
+        for _ in range(500):
+            if not free.locked():
+                break
+            await asyncio.sleep(0.01)
+        answer = await searching.http.post(f"/api/tables/{table_id}/hint", json={"seq": state["seq"]},
+                                           headers=ann.headers)
+        assert answer.status_code == 200, answer.text
+    finally:
+        await queue.close()
+
+
+async def test_a_local_hint_takes_the_seats_place_on_the_site(searching: Searching) -> None:
+    """One hint per seat on the whole site: a hint for the seat in flight through another process (its place
+    in Redis) makes this process's own hint ``hint-running``; its own hint holds the place while it runs."""
+    table_id, _, state = await casual_turn(searching)
+    queue = searching.queue(consumer="web-2")
+    ann = searching.person
+    assert ann is not None
+    try:
+        assert await queue.reserve(table_id, 0, 5, "a" * 32, now_ms() + 10_000) == 1  # another process's hint
+        answer = await searching.http.post(f"/api/tables/{table_id}/hint", json={"seq": state["seq"]},
+                                           headers=ann.headers)
+        assert answer.status_code == 409 and answer.json()["detail"]["code"] == "hint-running"
+        await queue.release(table_id, 0, "a" * 32)
+        answer = await searching.http.post(f"/api/tables/{table_id}/hint", json={"seq": state["seq"]},
+                                           headers=ann.headers)
+        assert answer.status_code == 200, answer.text
+        seat_key = f"{searching.prefix}:hint-seat:{table_id}:0"
+        for _ in range(500):
+            if not await queue.redis.exists(seat_key):
+                break
+            await asyncio.sleep(0.01)
+        assert not await queue.redis.exists(seat_key)  # given back when the hint ended
+        assert await queue.reserve(table_id, 0, 5, "b" * 32, now_ms() + 10_000) == 1
+        await queue.release(table_id, 0, "b" * 32)
+    finally:
+        await queue.close()
+
+
+def test_the_hints_search_fits_in_the_job_timeout() -> None:
+    with pytest.raises(ValidationError, match="bot_job_timeout") as refusal:
+        Settings(redis_url="redis://127.0.0.1:6379/0", hint_seconds=10, bot_job_timeout=15)
+    assert "hint_seconds" in str(refusal.value)
+    assert Settings(redis_url="redis://127.0.0.1:6379/0", hint_seconds=5, bot_job_timeout=15).hint_seconds == 5
+    assert Settings(hint_seconds=30).bot_job_timeout == 15  # without Redis no job is taken again
+
+
+async def test_a_hint_job_in_flight_is_renewed_not_taken_again(
+    searching: Searching, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A hint job pending longer than ``bot_job_timeout`` is taken again by another searcher; one that its
+    searcher still works on is renewed meanwhile, so it is computed once."""
+    async with redis_keys(searching.url) as prefix:
+        mine = SearchQueue(searching.url, prefix, "mine", 0.6)
+        other = SearchQueue(searching.url, prefix, "other", 0.6)
+        web = searching.queue(prefix, "web")
+        runner = own_runner(searching, mine)
+        calls: list[HintJob] = []
+
+        async def slow(job: HintJob) -> dict[str, Any]:
+            calls.append(job)
+            await asyncio.sleep(2.5)
+            return {"error": "stale", "message": "moved on"}
+
+        monkeypatch.setattr(runner, "hint", slow)
+        task = asyncio.create_task(runner.run())
+        try:
+            job = HintJob(web.new_request(), 1, 1, 0, None, 1.0, now_ms() + 20_000)
+            asking = asyncio.create_task(web.ask_hint(job))
+            for _ in range(500):  # the runner takes it (a new job goes to whoever looks first)
+                if calls:
+                    break
+                await asyncio.sleep(0.01)
+            assert calls
+            while not asking.done():
+                assert await other.poll(SearchQueue.HINTS) is None
+            assert asking.result() == {"error": "stale", "message": "moved on"}
+            assert len(calls) == 1
+        finally:
+            await stop_runner(task)
+            for each in (mine, other, web):
+                await each.close()
+
+
+async def test_a_renewal_does_not_take_back_a_job_another_searcher_holds(searching: Searching) -> None:
+    async with redis_keys(searching.url) as prefix:
+        mine, other = searching.queue(prefix, "mine"), searching.queue(prefix, "other")
+        try:
+            await mine.queue_analysis(7)
+            taken = await mine.take(SearchQueue.ANALYSES)
+            assert await mine.renew(SearchQueue.ANALYSES, taken.receipt)
+            stream = mine.streams[SearchQueue.ANALYSES]
+            await other.redis.xclaim(stream, SearchQueue.ANALYSES, "other", 0, [taken.receipt])  # it took it
+            assert not await mine.renew(SearchQueue.ANALYSES, taken.receipt)
+            held = await mine.redis.xpending_range(stream, SearchQueue.ANALYSES, taken.receipt, taken.receipt, 1)
+            assert [entry["consumer"] for entry in held] == [b"other"]
+            assert await other.renew(SearchQueue.ANALYSES, taken.receipt)
+        finally:
+            await mine.close()
+            await other.close()
+
+
+async def test_a_searcher_that_lost_its_analysis_stops_and_leaves_it(
+    searching: Searching, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The renewal after a part finds the job held by another searcher: the computation stops there and the
+    job is not acknowledged (that would take it from its new holder)."""
+    async with redis_keys(searching.url) as prefix:
+        mine, other = searching.queue(prefix, "mine"), searching.queue(prefix, "other")
+        runner = own_runner(searching, mine)
+        parts: list[int] = []
+
+        async def compute_now(table_id: int, record: Any, chosen: Any, numbers: Any, iterations: int,
+                              after_part: Any) -> None:
+            for part in range(3):
+                parts.append(part)
+                await after_part()
+
+        async def record(table_id: int) -> Any:
+            return None
+
+        monkeypatch.setattr(runner.analyses, "compute_now", compute_now)
+        monkeypatch.setattr(runner.tables, "record", record)
+        monkeypatch.setattr("spieltafel.server.analysis.runner.plan", lambda *args: ([], [1]))
+        try:
+            http = searching.http
+            alice = await person(http, "alice")
+            body = {"game": "iquazu", "players": 2, "seats": [{"kind": "me"}, {"kind": "bot", "bot": "random"}]}
+            table_id = (await http.post("/api/tables", json=body, headers=alice.headers)).json()["id"]
+            async with searching.services.db.write() as session:
+                session.add(AnalysisRow(table_id=table_id, iterations=20, done=0, total=8, result=None, updated_ms=0))
+            await mine.queue_analysis(table_id)
+            taken = await mine.take(SearchQueue.ANALYSES)
+            stream = mine.streams[SearchQueue.ANALYSES]
+            await other.redis.xclaim(stream, SearchQueue.ANALYSES, "other", 0, [taken.receipt])
+            await runner._analysis(taken)
+            assert parts == [0]  # stopped after the first part's renewal
+            held = await mine.redis.xpending_range(stream, SearchQueue.ANALYSES, "-", "+", 10)
+            assert [entry["consumer"] for entry in held] == [b"other"] and await mine.redis.xlen(stream) == 1
+        finally:
+            await mine.close()
+            await other.close()
+
+
+async def test_malformed_redis_data_gives_no_error_500(searching: Searching, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A searcher's member whose slots are not a number is ignored; an answer that is JSON but not an object
+    is ``hint-failed``."""
+    table_id, ann, state = await casual_turn(searching)
+    async with redis_keys(searching.url) as prefix:
+        queue = searching.queue(prefix)
+        try:
+            await queue.redis.zadd(queue.searchers_key, {"²:odd": now_ms() + 60_000, "x:bad": now_ms() + 60_000,
+                                                         "99:much": now_ms() + 60_000, "2:good": now_ms() + 60_000})
+            assert await queue.capacity() == 2
+            monkeypatch.setattr(queue, "new_request", lambda: "f" * 32)
+            await queue.redis.lpush(f"{prefix}:hint-reply:{'f' * 32}", "[1, 2]")
+            with pytest.raises(Unavailable) as refusal:
+                await searching.hints(queue).ask(ann, table_id, state["seq"])
+            assert refusal.value.code == "hint-failed" and refusal.value.status == 503
+        finally:
+            await queue.close()
+
+
+async def test_the_searchers_loops_outlive_an_unexpected_error(
+    searching: Searching, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An error that is not Redis's in a look does not end the searcher: it is logged and the loop goes on."""
+    async with redis_keys(searching.url) as prefix:
+        mine, web = searching.queue(prefix, "mine"), searching.queue(prefix, "web")
+        runner = own_runner(searching, mine)
+        looks, poll = [0], mine.poll
+
+        async def failing_once(kind: str) -> Taken | None:
+            looks[0] += 1
+            if looks[0] == 1:
+                raise RuntimeError("an unexpected reply")
+            return await poll(kind)
+
+        async def answer(job: HintJob) -> dict[str, Any]:
+            return {"error": "stale", "message": "moved on"}
+
+        monkeypatch.setattr(mine, "poll", failing_once)
+        monkeypatch.setattr(runner, "hint", answer)
+        task = asyncio.create_task(runner.run())
+        try:
+            job = HintJob(web.new_request(), 1, 1, 0, None, 1.0, now_ms() + 20_000)
+            assert await asyncio.wait_for(web.ask_hint(job), 25.0) == {"error": "stale", "message": "moved on"}
+            assert not task.done()
+        finally:
+            await stop_runner(task)
+            await mine.close()
+            await web.close()
+
+
+async def test_a_job_cancelled_before_its_first_step_gives_its_slot_back(searching: Searching) -> None:
+    queue = searching.queue()
+    runner = own_runner(searching, queue)
+    slots = asyncio.Semaphore(1)
+    await slots.acquire()
+
+    async def never() -> None:
+        raise AssertionError("not run")
+
+    try:
+        runner._spawn(never(), "1-0", slots)
+        (task,) = runner._tasks
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+        await asyncio.sleep(0)
+        assert not slots.locked() and not runner.working and not runner._tasks
+    finally:
+        await queue.close()

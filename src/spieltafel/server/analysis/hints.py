@@ -7,8 +7,9 @@ level). Refused with words: a rated game between people (403 ``no-hints``), a sp
 who left (403 ``not-seated``), another seat's turn (409 ``not-your-turn``), a game not running (409
 ``not-playing``), a position that moved on (409 ``stale``: before the search, or after it when the seat's
 own legal actions or view changed meanwhile; then nothing is counted), a second hint while one runs for
-the same seat in this process (409 ``hint-running``, held until the worker's job ends), more hints at
-once than the site's ``hint_slots`` (503 ``busy``; by default half the bot workers, at least 1, so the
+the same seat in this process, or with Redis in any (409 ``hint-running``, held until the worker's job
+ends), more hints at once than the site's ``hint_slots`` (503 ``busy``, counting the hints this process's
+searcher computes for others too; by default half the bot workers, at least 1, so the
 bots' moves always have workers), a process without bot workers on a site with none (503
 ``hint-unavailable``: the search never runs on the web process) and a worker that died (503
 ``hint-failed``, logged).
@@ -70,15 +71,23 @@ def failed() -> Unavailable:
     return Unavailable("hint-failed", "the hint could not be worked out (a worker stopped): ask again")
 
 
+def busy() -> Unavailable:
+    return Unavailable("busy", "the site is working out as many hints as it can: ask again in a few seconds")
+
+
 class HintService:
     """Checks who may ask, runs the search in the bot pool and counts the hints given."""
 
     def __init__(
         self, db: Database, tables: TableService, pool: BotPool | None, seconds: float, iterations: int | None,
         slots: int = 1, remote: SearchQueue | None = None, site_slots: int | None = None,
+        free: asyncio.Semaphore | None = None,
     ) -> None:
         """``remote`` (a process without ``pool`` on a site with Redis): the searchers' queue; ``site_slots``:
-        the site-wide limit of hints in flight then (None: the searchers' announced capacity)."""
+        the site-wide limit of hints in flight then (None: the searchers' announced capacity). With ``pool``
+        and ``remote`` both, the seat's place is taken in Redis too (one hint per seat on the whole site).
+        ``free``: the process's semaphore of ``slots`` hints at once, shared with its searcher
+        (``analysis.runner``) so that both paths together stay within ``slots``."""
         self.db = db
         self.remote = remote
         self.site_slots = site_slots
@@ -88,6 +97,9 @@ class HintService:
         self.iterations = iterations
         self.slots = slots
         """Hints computed at once in this process (the other bot workers stay free for the bots' moves)."""
+        self.free = free if free is not None else asyncio.Semaphore(slots)
+        """Its slots, held from the search's start to its end (shared with the searcher's remote hints)."""
+        self._releasing: set[asyncio.Task[None]] = set()
         self.running: set[tuple[int, int]] = set()
         """(table, seat) of the hints being computed in this process: one at a time per seat, released only
         when the worker's job ends (a client that hangs up does not free it)."""
@@ -128,18 +140,15 @@ class HintService:
         key = (table_id, seat)
         if key in self.running:
             raise Conflict("hint-running", "a hint for your seat is being worked out: wait for it")
-        if self.pool is not None and len(self.running) >= self.slots:  # remote: the site's count (ask_remote)
-            raise Unavailable("busy", "the site is working out as many hints as it can: ask again in a few seconds")
+        if self.pool is not None and self.free.locked():  # remote: the site's count (ask_remote)
+            raise busy()
         at = live.seq
         legal = live.state.legal_actions(seat)
         view = live.state.view(seat)
         if self.pool is None:
             found = await self.ask_remote(table_id, at, seat)
         else:
-            self.running.add(key)
-            job = asyncio.ensure_future(self.run(live.game, live.state.to_json(), seat, hint_seed(table_id, at, seat)))
-            job.add_done_callback(lambda _: self.running.discard(key))  # held until the worker ends, asker gone or not
-            found = await asyncio.shield(job)
+            found = await self.ask_local(live.game, live.state.to_json(), table_id, at, seat)
         advice = Hint.model_validate(found)
         now = await self.tables.read(table_id)
         if (now.status != "playing" or now.seat_of(account) != seat or seat not in now.to_act()
@@ -149,6 +158,66 @@ class HintService:
         used = await self.count(table_id, seat, account)
         return {"table_id": table_id, "seq": now.seq, "seat": seat, "moves": [m.model_dump() for m in advice.moves],
                 "iterations": advice.iterations, "hints": used}
+
+    async def ask_local(self, game: str, state: dict[str, Any], table_id: int, seq: int, seat: int) -> dict[str, Any]:
+        """The search in this process's pool, holding one of its slots (and with Redis, the seat's place on
+        the site) until the worker's job ends, whether the asker is still there or not."""
+        key = (table_id, seat)
+        if self.free.locked():
+            raise busy()
+        await self.free.acquire()  # not locked: taken at once, no other asker in between
+        self.running.add(key)
+        request: str | None = None
+        try:
+            if self.remote is not None:
+                request = self.remote.new_request()
+                deadline = now_ms() + int(self.remote.hint_wait(self.seconds) * 1000)
+                try:
+                    placed = await self.remote.reserve_seat(table_id, seat, request, deadline)
+                except (RedisError, OSError) as error:
+                    log.warning("hint place not taken: %s", error)
+                    raise failed() from error
+                if not placed:
+                    request = None
+                    raise Conflict("hint-running", "a hint for your seat is being worked out: wait for it")
+            started: list[bool] = []
+            job = asyncio.ensure_future(self._search(key, request, started, game, state, seat,
+                                                     hint_seed(table_id, seq, seat)))
+        except BaseException:
+            self._ended(key, request, [])
+            raise
+        # held until the worker ends, asker gone or not
+        job.add_done_callback(lambda _: self._ended(key, request, started))
+        return await asyncio.shield(job)
+
+    async def _search(self, key: tuple[int, int], request: str | None, started: list[bool], game: str,
+                      state: dict[str, Any], seat: int, seed: int) -> dict[str, Any]:
+        """The search, then the seat's place on the site given back (before the answer: the seat may ask
+        again at once)."""
+        started.append(True)
+        try:
+            return await self.run(game, state, seat, seed)
+        finally:
+            if request is not None:
+                await self._release(key, request)
+
+    def _ended(self, key: tuple[int, int], request: str | None, started: list[bool]) -> None:
+        """A local hint's job ended (or never started): its slot and its key go back, and its place on the
+        site if the job did not give it back itself."""
+        self.running.discard(key)
+        self.free.release()
+        if request is not None and not started:
+            task = asyncio.ensure_future(self._release(key, request))
+            self._releasing.add(task)
+            task.add_done_callback(self._releasing.discard)
+
+    async def _release(self, key: tuple[int, int], request: str) -> None:
+        remote = self.remote
+        assert remote is not None
+        try:
+            await remote.release(key[0], key[1], request)
+        except (RedisError, OSError) as error:  # it lapses by itself at its deadline
+            log.warning("hint place not released: %s", error)
 
     async def run(self, game: str, state: dict[str, Any], seat: int, seed: int) -> dict[str, Any]:
         """The search in a bot worker process."""
@@ -181,7 +250,7 @@ class HintService:
         if placed < 0:
             raise Conflict("hint-running", "a hint for your seat is being worked out: wait for it")
         if placed == 0:
-            raise Unavailable("busy", "the site is working out as many hints as it can: ask again in a few seconds")
+            raise busy()
         key = (table_id, seat)
         self.running.add(key)
         job = HintJob(request, table_id, seq, seat, self.iterations, self.seconds, deadline)

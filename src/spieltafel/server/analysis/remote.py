@@ -17,8 +17,11 @@ Redis) through two streams with consumer groups, as the bots' jobs go (``bots.jo
   so a job left pending longer than :data:`ANALYSIS_CLAIM_SECONDS` means its searcher died: the next taker
   computes it again from the start.
 
-Hint jobs taken by a process that died are taken again after ``bot_job_timeout`` while their asker waits;
-one past its deadline is dropped. The searchers say that they are there in ``<prefix>:searchers`` (a sorted
+A searcher renews the hint jobs it has every third of ``bot_job_timeout`` (:meth:`SearchQueue.renew`, only
+while it still holds them), so hint jobs taken by a process that died are taken again after
+``bot_job_timeout`` while their asker waits; one past its deadline is dropped. A job is acknowledged only
+once answered, judged invalid or failed: one whose searcher stops meanwhile stays pending for the next.
+The searchers say that they are there in ``<prefix>:searchers`` (a sorted
 set of ``"<slots>:<name>"`` scored by when the claim lapses, renewed every :data:`ANNOUNCE_SECONDS`): no
 searcher there means no hint (503 ``hint-unavailable``). Hints in flight site-wide are in
 ``<prefix>:hints-in-flight`` (request ids scored by their deadline) and one per seat in
@@ -47,6 +50,16 @@ ANNOUNCE_SECONDS = 5.0
 ANALYSIS_CLAIM_SECONDS = 120.0
 """An analysis job pending this long without its searcher renewing it (after each part) is taken again."""
 
+SOCKET_SECONDS = 5.0
+"""Every command's socket timeout (redis-py's default, said here): a blocking command waits less than this."""
+
+BLPOP_STEP_SECONDS = 2.0
+"""The longest single ``BLPOP`` of an asker: it waits for its answer in such steps until its deadline."""
+
+MAX_SLOTS = 64
+"""The most hints one searcher may announce (``hint_slots`` ≤ 64); a member of ``<prefix>:searchers`` saying
+more, or not a number, is ignored."""
+
 REPLY_KEEP_SECONDS = 60
 """How long an answer waits in its reply list (its asker takes it at once, or has gone)."""
 
@@ -59,6 +72,20 @@ redis.call('SET', KEYS[2], ARGV[4], 'PX', ARGV[5])
 return 1
 """
 """Take a place for a hint: -1 when the seat has one running, 0 when the site's hints are at the limit."""
+
+_RESERVE_SEAT = """
+if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return 1 end
+return -1
+"""
+"""Take the seat's place only (a hint computed in this process's own pool): -1 when the seat has one running."""
+
+_RENEW = """
+local pending = redis.call('XPENDING', KEYS[1], ARGV[1], ARGV[2], ARGV[2], 1)
+if #pending == 0 or pending[1][2] ~= ARGV[3] then return 0 end
+redis.call('XCLAIM', KEYS[1], ARGV[1], ARGV[3], 0, ARGV[2], 'JUSTID')
+return 1
+"""
+"""Reset a job's idle time if this consumer still holds it (0: another searcher took it meanwhile, or it is gone)."""
 
 _RELEASE = """
 redis.call('ZREM', KEYS[1], ARGV[1])
@@ -118,7 +145,7 @@ class SearchQueue:
     ANALYSES = "analyses"
 
     def __init__(self, url: str, prefix: str, consumer: str, timeout: float) -> None:
-        self.redis: Redis = Redis.from_url(url, socket_connect_timeout=2.0)
+        self.redis: Redis = Redis.from_url(url, socket_connect_timeout=2.0, socket_timeout=SOCKET_SECONDS)
         self.prefix = prefix
         self.consumer = consumer
         self.timeout = timeout
@@ -147,7 +174,10 @@ class SearchQueue:
         for member in members:
             text = member.decode() if isinstance(member, bytes) else str(member)
             slots, _, _ = text.partition(":")
-            total += int(slots) if slots.isdigit() else 0
+            if slots.isascii() and slots.isdigit() and len(slots) <= 2 and 1 <= int(slots) <= MAX_SLOTS:
+                total += int(slots)
+            else:
+                log.warning("searcher %r ignored: its slots are not a number from 1 to %s", text[:80], MAX_SLOTS)
         return total
 
     def hint_wait(self, seconds: float) -> float:
@@ -164,6 +194,13 @@ class SearchQueue:
         )
         return int(answer)
 
+    async def reserve_seat(self, table_id: int, seat: int, request: str, deadline_ms: int) -> bool:
+        """The seat's place only, for a hint this process computes in its own pool: False when the seat has
+        one running through any process (released with :meth:`release`, else it lapses at ``deadline_ms``)."""
+        ttl = max(1, deadline_ms - now_ms())
+        answer = await self.redis.eval(_RESERVE_SEAT, 1, self._seat_key(table_id, seat), request, ttl)
+        return int(answer) == 1
+
     async def release(self, table_id: int, seat: int, request: str) -> None:
         await self.redis.eval(_RELEASE, 2, self.in_flight_key, self._seat_key(table_id, seat), request)
 
@@ -178,17 +215,26 @@ class SearchQueue:
         return uuid.uuid4().hex
 
     async def ask_hint(self, job: HintJob) -> dict[str, Any] | None:
-        """Queue the job and wait for its answer until its deadline; None when none came."""
+        """Queue the job and wait for its answer until its deadline; None when none came. The wait is a row of
+        ``BLPOP``s of at most :data:`BLPOP_STEP_SECONDS` each: one longer than the socket's timeout would end in
+        ``redis.TimeoutError``. An answer that is not a JSON object is a ``hint-failed`` one."""
         await self.redis.xadd(self.streams[self.HINTS], job.fields())  # type: ignore[arg-type]
-        left = max(1.0, (job.deadline_ms - now_ms()) / 1000)
+        end = max(job.deadline_ms, now_ms() + 1000)
         key = self._reply_key(job.request)
+        answer: Any = None
         try:
-            answer: Any = await self.redis.blpop([key], timeout=left)
+            while answer is None:
+                left = (end - now_ms()) / 1000
+                if left < 0.01:  # BLPOP's timeout 0 would wait for ever
+                    break
+                answer = await self.redis.blpop([key], timeout=min(left, BLPOP_STEP_SECONDS))
         finally:
             await self.redis.delete(key)
         if answer is None:
             return None
-        reply: dict[str, Any] = json.loads(answer[1])
+        reply: Any = json.loads(answer[1])
+        if not isinstance(reply, dict):
+            return {"error": "hint-failed", "message": "the searcher's answer is not an object"}
         return reply
 
     async def queue_analysis(self, table_id: int) -> None:
@@ -252,9 +298,12 @@ class SearchQueue:
             await self.done(kind, entry_id.decode())  # deleted meanwhile: nothing to do
         return None
 
-    async def renew(self, kind: str, receipt: str) -> None:
-        """Still working on it: reset the job's idle time so that no other searcher takes it."""
-        await self.redis.xclaim(self.streams[kind], kind, self.consumer, 0, [receipt], justid=True)
+    async def renew(self, kind: str, receipt: str) -> bool:
+        """Still working on it: reset the job's idle time so that no other searcher takes it, if this consumer
+        still holds it. False: another searcher took it meanwhile (or it is gone): stop working on it, and do
+        not acknowledge it (that would take it from its new holder)."""
+        answer = await self.redis.eval(_RENEW, 1, self.streams[kind], kind, receipt, self.consumer)
+        return int(answer) == 1
 
     async def done(self, kind: str, receipt: str) -> None:
         try:

@@ -26,7 +26,7 @@ from spieltafel.server.analysis.work import analyse_part
 from spieltafel.server.bots.runners import BotPool
 from spieltafel.server.db import Database
 from spieltafel.server.db.models import AnalysisRow
-from spieltafel.server.errors import Conflict, Unavailable
+from spieltafel.server.errors import Conflict, NotFound, Unavailable
 from spieltafel.server.tables.service import TableService
 
 log = logging.getLogger("spieltafel.server.analysis")
@@ -75,11 +75,18 @@ class AnalysisService:
         self.running: dict[int, asyncio.Task[None]] = {}
         self.slots = asyncio.Semaphore(at_once)
 
-    async def read(self, table_id: int) -> AnalysisStatus:
-        """The analysis of a table the caller may see (the gate has checked that)."""
+    async def read(self, table_id: int, restart: bool = True) -> AnalysisStatus:
+        """The analysis of a table the caller may see (the gate has checked that). A ``running`` one whose
+        progress stood still for ``STALE_MS`` (its process died, or its job was lost) is started again here
+        (:meth:`start`), not only by the next POST."""
         async with self.db.session() as session:
             query = select(AnalysisRow).where(AnalysisRow.table_id == table_id)
             row = (await session.execute(query)).scalar_one_or_none()
+        if restart and row is not None and row.result is None and self.now_ms() - row.updated_ms > STALE_MS:
+            try:
+                return await self.start(table_id)
+            except (Conflict, Unavailable, NotFound) as error:
+                log.warning("stale analysis of table %s not started again: %s", table_id, error)
         if row is None:
             return AnalysisStatus(table_id=table_id, status="none")
         if row.result is not None:
@@ -125,7 +132,7 @@ class AnalysisService:
             task = asyncio.create_task(self.compute(table_id, record, chosen, numbers))
             self.running[table_id] = task
             task.add_done_callback(lambda _: self.running.pop(table_id, None))
-        return await self.read(table_id)
+        return await self.read(table_id, restart=False)
 
     async def compute(self, table_id: int, record: GameRecord, chosen: list[int], numbers: list[int]) -> None:
         """Analyse the decisions part by part in the workers, noting the progress, and keep the result (after
