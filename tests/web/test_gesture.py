@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 
 from .harness import Server, new_person, shoot, sign_up, wait_live
 from .test_browser import _api, _token
@@ -198,8 +199,16 @@ def keyboard_game(server: Server, browser: Any, name: str, body: dict[str, Any],
         page.wait_for_function("() => document.getElementById('board').contains(document.activeElement)")
         seq = _seq(page)
         page.wait_for_timeout(200)  # a person's pace: the socket takes at most 100 messages in 20 s
-        gestures = page.evaluate("() => window.spieltafelTable.targets().map((t) => t.hasAttribute('data-gestures'))")
-        at = page.evaluate("() => window.spieltafelTable.targets().indexOf(document.activeElement)")
+        try:
+            gestures = page.evaluate(
+                "() => window.spieltafelTable.targets().map((t) => t.hasAttribute('data-gestures'))"
+            )
+            at = page.evaluate("() => window.spieltafelTable.targets().indexOf(document.activeElement)")
+        except PlaywrightError as error:  # the game's last move: the page loads the game-over page meanwhile
+            if "context was destroyed" not in str(error):
+                raise
+            page.wait_for_load_state()
+            continue
         if not gestures or not page.locator("#turn-banner.mine").count():  # the turn moved on meanwhile (a bot's
             continue  # secret choice drew the board anew, or a forced move played itself): look again
         wanted = [k for k, g in enumerate(gestures) if g]

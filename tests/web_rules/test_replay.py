@@ -237,5 +237,6 @@ def test_the_game_over_page_breaks_niagaras_scores_down(client: TestClient) -> N
     html = html_lib.unescape(page(client, f"/tables/{table_id}", "de").text)
     assert '<th scope="col" class="breakdown">Im Einzelnen</th>' in html
     cells = re.findall(r'<td class="breakdown">(.*?)</td>', html, re.S)  # the column (a phone shows it under the name)
-    assert len(cells) == 3 and all(cell.count("Edelsteinwert ") == 1 for cell in cells)
-    assert "Ziel: " in html
+    assert len(cells) == 3 and all(cell.count("Edelsteinwert: ") == 1 for cell in cells)
+    assert all(cell.count("gesicherte Edelsteine: ") == 1 for cell in cells)  # the Points column's gems banked
+    assert all("Ziel: " in cell or "kein Ziel erreicht" in cell for cell in cells)  # each seat's goals
