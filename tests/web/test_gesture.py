@@ -190,16 +190,16 @@ def keyboard_game(server: Server, browser: Any, name: str, body: dict[str, Any],
     rng = random.Random(seed)
     keys = moves = stale = 0
     for _ in range(1500):
-        page.wait_for_function(
-            "() => document.querySelector('#turn-banner.mine') || document.querySelector('.result-table')"
-        )
-        if page.locator(".result-table").count():
-            break
-        # after every move (and when the turn comes) the focus is on a board target, never on <body>
-        page.wait_for_function("() => document.getElementById('board').contains(document.activeElement)")
-        seq = _seq(page)
-        page.wait_for_timeout(200)  # a person's pace: the socket takes at most 100 messages in 20 s
         try:
+            page.wait_for_function(
+                "() => document.querySelector('#turn-banner.mine') || document.querySelector('.result-table')"
+            )
+            if page.locator(".result-table").count():
+                break
+            # after every move (and when the turn comes) the focus is on a board target, never on <body>
+            page.wait_for_function("() => document.getElementById('board').contains(document.activeElement)")
+            seq = _seq(page)
+            page.wait_for_timeout(200)  # a person's pace: the socket takes at most 100 messages in 20 s
             gestures = page.evaluate(
                 "() => window.spieltafelTable.targets().map((t) => t.hasAttribute('data-gestures'))"
             )
