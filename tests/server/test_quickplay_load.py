@@ -1,10 +1,11 @@
 """Quick play under load (issue 28): 200 people ask at once, half through each of two ``spieltafel serve``
 processes on one database (SQLite, or PostgreSQL under scripts/server_suite_postgres.py) and Redis.
 
-Everybody is seated exactly once, at a table of the size they asked for (a request for "any" count at
-one of the game's), no table is made twice for the same people (the database holds exactly the tables
-expected), and nobody is left waiting while a table could be made for them. The time until everybody
-is seated is printed (docs/performance.md)."""
+Everybody is seated exactly once (but for at most one person asking for "any" count, whom the arrival
+order may leave alone at the end: nobody is there to play with them), at a table of the size they asked
+for (a request for "any" count at one of the game's), no table is made twice for the same people (the
+database holds exactly the tables expected), and nobody is left waiting while a table could be made for
+them. The time until everybody is seated is printed (docs/performance.md)."""
 
 from __future__ import annotations
 
@@ -37,6 +38,8 @@ ASKS: list[tuple[int | None, str, int]] = [(2, "live", 80), (3, "live", 60), (4,
 for "any" count (the largest that the people waiting at that moment fill)."""
 PEOPLE = sum(n for _, _, n in ASKS)
 SEATED_WITHIN = 120.0
+LONE_WAIT = 10.0
+"""How long the last person asking for "any" count is watched waiting alone before the count is taken."""
 
 
 class Site:
@@ -123,22 +126,32 @@ async def test_200_people_asking_at_once_through_two_processes_are_each_seated_o
         started = time.monotonic()
         await asyncio.gather(*(ask(p) for p in people))
         seated: dict[str, int] = {}
+        alone_since: float | None = None
         while len(seated) < PEOPLE and time.monotonic() - started < SEATED_WITHIN:
             for who in people:
                 if who.name not in seated:
                     state = (await clients[who.name].get("/api/quickplay", headers=who.headers)).json()
                     if state["state"] == "seated":
                         seated[who.name] = state["table_id"]
+            if len(seated) == PEOPLE - 1 and alone_since is None:
+                alone_since = time.monotonic()
+            if alone_since is not None and time.monotonic() - alone_since > LONE_WAIT:
+                break
         took = time.monotonic() - started
         print(f"\nquick play: {PEOPLE} people through two processes seated in {took:.2f} s")
-        assert len(seated) == PEOPLE, f"{PEOPLE - len(seated)} still wait after {took:.1f} s"
+        # Those asking for "any" count get a table as soon as two or more wait (the largest they fill), so
+        # the arrival order may leave one of them alone at the end: nobody can be seated with them, and they
+        # wait (for another person, or for bots when they chose them). Everybody else is seated.
+        alone = [name for name in wants if name not in seated]
+        assert len(alone) <= 1 and all(wants[name][0] is None for name in alone), (
+            f"{len(alone)} still wait after {took:.1f} s: {[wants[name] for name in alone]}")
         tables, waiting, seats = await _count(site.database_url)
-        assert waiting == 0
+        assert waiting == len(alone)
         # every table in the database is one somebody was seated at: none made twice for the same people
         assert tables == len(set(seated.values())), "a table was made that nobody was seated at"
         assert tables >= 40 + 20 + 10 + 5
         by_account = Counter(account for _, _, account in seats)
-        assert all(n == 1 for n in by_account.values()) and len(by_account) == PEOPLE  # each seated exactly once
+        assert all(n == 1 for n in by_account.values()) and len(by_account) == PEOPLE - len(alone)  # each once
         sizes = Counter(table for table, _, _ in seats)
         names = {p.name: p for p in people}
         for name, table_id in seated.items():
