@@ -23,6 +23,10 @@ PREFIX = "spieltafel_"
 DEFAULT_MAX_LENGTH = 100_000
 """``max_game_length`` of a game that declares no bound (``Game.max_game_length`` is None)."""
 
+CHANCE = int(pyspiel.PlayerId.CHANCE)
+TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+SIMULTANEOUS = int(pyspiel.PlayerId.SIMULTANEOUS)
+
 DEALS = 1 << 16
 """The outcomes of the root chance node: the engine seed of the game, uniform over ``range(DEALS)``."""
 
@@ -189,17 +193,21 @@ class SpieltafelState(pyspiel.State):  # type: ignore[misc]
     def current_player(self) -> int:
         """``PlayerId.CHANCE`` at the root, then a seat, ``PlayerId.SIMULTANEOUS`` when several seats
         choose at once, or ``PlayerId.TERMINAL``."""
-        if not self.dealt:
-            return int(pyspiel.PlayerId.CHANCE)
-        seats = self.engine.seats_to_act()
+        # The hot path of OpenSpiel's random rollouts (asked several times per action): the holder's
+        # state directly, not through the ``dealt`` and ``engine`` properties.
+        engine = self._engine.state
+        if engine is None:
+            return CHANCE
+        seats = engine.seats_to_act()
         if not seats or self._length >= self._max_length:
-            return int(pyspiel.PlayerId.TERMINAL)
-        if len(seats) > 1 and self._simultaneous:
-            return int(pyspiel.PlayerId.SIMULTANEOUS)
+            return TERMINAL
+        if self._simultaneous and len(seats) > 1:
+            return SIMULTANEOUS
         return seats[0]
 
     def is_terminal(self) -> bool:
-        return self.dealt and (self.engine.is_over or self._length >= self._max_length)
+        engine = self._engine.state
+        return engine is not None and (engine.is_over or self._length >= self._max_length)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The root's outcomes: every seed in ``range(DEALS)``, uniformly."""
