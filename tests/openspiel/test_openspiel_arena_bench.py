@@ -1,0 +1,59 @@
+"""bench/openspiel_arena.py: one-game arena runs from every seat, resumable, added up into a table."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+pytest.importorskip("pyspiel")
+
+SCRIPT = Path(__file__).resolve().parents[2] / "bench" / "openspiel_arena.py"
+
+
+def load_script() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("openspiel_arena", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_seatings_and_deals() -> None:
+    bench = load_script()
+    assert bench.seating(3, 1, "expert", "openspiel-ismcts:1s") == [
+        "openspiel-ismcts:1s",
+        "expert",
+        "openspiel-ismcts:1s",
+    ]
+    assert bench.deal_range("0-2,5") == [0, 1, 2, 5]
+
+
+def test_every_seat_is_played_once_and_the_table_adds_the_games_up(tmp_path: Path) -> None:
+    bench = load_script()
+    bench.main(["run", "iquazu", "--players", "2", "--ours", "random", "--theirs", "openspiel-random",
+                "--deals", "0", "--out", str(tmp_path)])  # fmt: skip
+    files = sorted(tmp_path.glob("*.json"))
+    assert [f.name[-11:] for f in files] == ["-d0-s0.json", "-d0-s1.json"]
+    documents = [json.loads(f.read_text()) for f in files]
+    assert [d["bots"] for d in documents] == [["random", "openspiel-random"], ["openspiel-random", "random"]]
+    assert [d["run"]["our_seat"] for d in documents] == [0, 1]
+    stamps = [f.stat().st_mtime_ns for f in files]
+    bench.main(["run", "iquazu", "--players", "2", "--ours", "random", "--theirs", "openspiel-random",
+                "--deals", "0", "--out", str(tmp_path)])  # fmt: skip
+    assert [f.stat().st_mtime_ns for f in files] == stamps, "a game already played is played again"
+
+    [row] = [c.row() for c in bench.configurations(documents)]
+    ours = sum(e["wins"] for d in documents for e in d["names"] if e["bot"] == "random")
+    theirs = sum(e["wins"] for d in documents for e in d["names"] if e["bot"] == "openspiel-random")
+    assert (row["games"], row["ours"], row["theirs"]) == (2, "random", "openspiel-random")
+    assert row["our_wins"] == ours and row["our_share"] + row["their_share"] == pytest.approx(1.0)
+    assert row["their_share"] == pytest.approx(theirs / 2)
+    assert row["our_low"] <= row["our_share"] <= row["our_high"]
+    table = bench.markdown([row])
+    assert "| iquazu | 2 | `random` | `openspiel-random` | 2 |" in table
