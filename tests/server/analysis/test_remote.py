@@ -15,6 +15,7 @@ import httpx
 import pytest
 from fastapi import FastAPI
 from pydantic import ValidationError
+from sqlalchemy import select
 
 from spieltafel.server.accounts.service import Account
 from spieltafel.server.analysis import remote
@@ -217,6 +218,65 @@ async def test_an_analysis_is_queued_computed_by_the_searcher_and_taken_again_af
         await dead.close()
 
 
+async def test_an_analysis_with_no_searcher_there_is_refused_and_leaves_no_row(
+    searching: Searching, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A process without bot workers on a prefix no searcher serves: the analysis is refused at once (503
+    ``analysis-unavailable``, through the API and on the page, in the reader's language) and no row is
+    written (the page would show it "running 0 of N" until it went stale); with a searcher announced it is
+    queued as before; a stale row left when the searchers have gone is removed, so that the page says why."""
+    http = searching.http
+    alice = await person(http, "alice")
+    body = {"game": "iquazu", "players": 2, "seats": [{"kind": "me"}, {"kind": "bot", "bot": "random"}]}
+    table_id = (await http.post("/api/tables", json=body, headers=alice.headers)).json()["id"]
+    await play_http(http, table_id, [alice], Seen(), random.Random(5))
+    services = searching.services
+    words = {"en": "no process that computes analyses is running", "de": "Es läuft kein Prozess, der Analysen",
+             "nl": "er draait geen proces dat analyses berekent"}
+
+    async def row() -> AnalysisRow | None:
+        async with services.db.session() as session:
+            query = select(AnalysisRow).where(AnalysisRow.table_id == table_id)
+            found: AnalysisRow | None = (await session.execute(query)).scalar_one_or_none()
+            return found
+
+    async def refused_on_the_page() -> None:
+        for lang, text in words.items():
+            page = await http.get(f"/tables/{table_id}/analysis", headers={"Accept-Language": lang})
+            assert page.status_code == 503 and text in page.text, (lang, page.status_code)
+            assert 'http-equiv="refresh"' not in page.text
+
+    async with redis_keys(searching.url) as prefix:  # no searcher on this prefix
+        queue = searching.queue(prefix)
+        clock = [services.tables.now_ms()]
+        web = AnalysisService(services.db, services.tables, None, 20, lambda: clock[0], remote=queue)
+        stream = queue.streams[SearchQueue.ANALYSES]
+        try:
+            with pytest.raises(Unavailable) as refusal:
+                await web.start(table_id)
+            assert refusal.value.code == "analysis-unavailable" and refusal.value.status == 503
+            assert "no process that computes analyses is running now" in refusal.value.message
+            assert await row() is None and await queue.redis.xlen(stream) == 0
+            assert (await web.read(table_id)).status == "none"
+            monkeypatch.setattr(services, "analyses", web)  # the app's routes as in a process without workers
+            answer = await http.post(f"/api/tables/{table_id}/analysis", headers=alice.headers)
+            assert answer.status_code == 503 and answer.json()["detail"]["code"] == "analysis-unavailable"
+            await refused_on_the_page()
+            assert await row() is None and await queue.redis.xlen(stream) == 0
+            await queue.announce(1)  # a searcher is there: queued as before
+            answer = await http.post(f"/api/tables/{table_id}/analysis", headers=alice.headers)
+            assert answer.status_code == 200, answer.text
+            assert answer.json()["status"] == "running" and answer.json()["total"] > 0
+            assert await row() is not None and await queue.redis.xlen(stream) == 1
+            await queue.withdraw(1)  # it went away without computing it: the row goes stale
+            clock[0] += STALE_MS + 1
+            assert (await web.read(table_id)).status == "none" and await row() is None
+            await refused_on_the_page()
+            assert await queue.redis.xlen(stream) == 1  # nothing queued again
+        finally:
+            await queue.close()
+
+
 # -- faults of the remote path (one process, real Redis, each test its own prefix) -------------------------
 def own_runner(searching: Searching, queue: SearchQueue, hint_slots: int = 1) -> SearchRunner:
     """A searcher of its own on ``queue``'s prefix (the app's searcher works on another one)."""
@@ -298,12 +358,13 @@ async def test_a_stale_running_analysis_is_queued_again_when_read(searching: Sea
     table_id = (await http.post("/api/tables", json=body, headers=alice.headers)).json()["id"]
     await play_http(http, table_id, [alice], Seen(), random.Random(5))
     services = searching.services
-    async with redis_keys(searching.url) as prefix:  # no searcher there: the job stays in the stream
+    async with redis_keys(searching.url) as prefix:  # a searcher announced that takes nothing: the job stays
         queue = searching.queue(prefix)
         clock = [services.tables.now_ms()]
         web = AnalysisService(services.db, services.tables, None, 20, lambda: clock[0], remote=queue)
         stream = queue.streams[SearchQueue.ANALYSES]
         try:
+            await queue.announce(1)
             assert (await web.start(table_id)).status == "running"
             assert await queue.redis.xlen(stream) == 1
             await queue.redis.delete(stream)  # the job is lost (its taker died after a failed queueing, ...)
@@ -563,3 +624,4 @@ async def test_a_job_cancelled_before_its_first_step_gives_its_slot_back(searchi
         assert not slots.locked() and not runner.working and not runner._tasks
     finally:
         await queue.close()
+

@@ -2,7 +2,8 @@
 of :data:`PART` decisions (never on the event loop; its progress kept in the database after each part),
 kept once computed (``game_analyses``, migration 0012). A server process without bot workers computes none:
 it queues the analysis through Redis for a process that has them (``analysis.remote``), which writes the
-progress and the result into the same row. Who may read it is the table gate's business
+progress and the result into the same row; with no such process there now it starts none (503
+``analysis-unavailable``, no row). Who may read it is the table gate's business
 (``privacy.TableNumber``): the players of a private table, everyone for a public one; only a finished
 game has one (its record is public then)."""
 
@@ -16,7 +17,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel
 from redis.exceptions import RedisError
-from sqlalchemy import select
+from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
 
 from spieltafel.analysis import Decision, GameAnalysis, assemble, plan
@@ -87,6 +88,8 @@ class AnalysisService:
                 return await self.start(table_id)
             except (Conflict, Unavailable, NotFound) as error:
                 log.warning("stale analysis of table %s not started again: %s", table_id, error)
+            async with self.db.session() as session:  # a refusal may have removed it (no searcher there)
+                row = (await session.execute(query)).scalar_one_or_none()
         if row is None:
             return AnalysisStatus(table_id=table_id, status="none")
         if row.result is not None:
@@ -100,7 +103,9 @@ class AnalysisService:
         )
 
     async def start(self, table_id: int) -> AnalysisStatus:
-        """Start the analysis of a finished table unless it is kept or running; Conflict before the end."""
+        """Start the analysis of a finished table unless it is kept or running; Conflict before the end. A
+        process without a bot pool starts one only while a searcher is there to compute it (else 503
+        ``analysis-unavailable``, and no row: the page would show it running for ``STALE_MS``)."""
         record = await self.tables.record(table_id)  # Conflict "not-over" while the game runs
         if self.pool is None and self.remote is None:  # the search never runs on the web process
             raise Unavailable("analysis-unavailable",
@@ -109,6 +114,8 @@ class AnalysisService:
             chosen, numbers = plan(record, None, self.iterations)
         except SpieltafelError as error:
             raise Conflict("no-analysis", f"table {table_id} cannot be analysed: {error}") from error
+        if self.pool is None:
+            await self.searcher_there(table_id)
         now = self.now_ms()
         try:
             async with self.db.write() as session:
@@ -133,6 +140,33 @@ class AnalysisService:
             self.running[table_id] = task
             task.add_done_callback(lambda _: self.running.pop(table_id, None))
         return await self.read(table_id, restart=False)
+
+    async def searcher_there(self, table_id: int) -> None:
+        """Before a process without a bot pool starts (or starts again) an analysis: a searcher must be there
+        to compute it (``<prefix>:searchers``), else Unavailable ``analysis-unavailable``, and an unfinished
+        row left stale is removed (the page then says why, instead of "running" for ever). A kept or
+        running analysis needs none: it is only read."""
+        remote = self.remote
+        assert remote is not None
+        async with self.db.session() as session:
+            query = select(AnalysisRow).where(AnalysisRow.table_id == table_id)
+            row = (await session.execute(query)).scalar_one_or_none()
+        if row is not None and (row.result is not None or self.now_ms() - row.updated_ms <= STALE_MS):
+            return
+        try:
+            there = await remote.capacity() > 0
+        except (RedisError, OSError) as error:
+            log.warning("searchers not looked up for the analysis of table %s: %s", table_id, error)
+            there = False
+        if there:
+            return
+        if row is not None:
+            async with self.db.write() as session:
+                await session.execute(delete(AnalysisRow).where(
+                    AnalysisRow.table_id == table_id, AnalysisRow.result.is_(None),
+                    AnalysisRow.updated_ms == row.updated_ms))
+        raise Unavailable("analysis-unavailable",
+                          "no process that computes analyses is running now: try again later")
 
     async def compute(self, table_id: int, record: GameRecord, chosen: list[int], numbers: list[int]) -> None:
         """Analyse the decisions part by part in the workers, noting the progress, and keep the result (after

@@ -2,8 +2,9 @@
 
 - ``GET /api/tables/{id}/analysis``: where the finished table's analysis stands (``none``, ``running``
   with ``done`` of ``total`` decisions, or ``done`` with the analysis); it starts nothing.
-- ``POST /api/tables/{id}/analysis``: start it (signed in; 409 ``not-over`` before the game's end); a
-  kept or running analysis is not started again. Both go through the table gate.
+- ``POST /api/tables/{id}/analysis``: start it (signed in; 409 ``not-over`` before the game's end; 503
+  ``analysis-unavailable`` when no process is there to compute it); a kept or running analysis is not
+  started again. Both go through the table gate.
 - ``POST /api/tables/{id}/hint``: the search's best moves for the caller's seat now (signed in as the
   seat's person; casual games and games against bots only: ``analysis.hints``)."""
 
@@ -36,7 +37,7 @@ async def get_analysis(table_id: TableNumber, analyses: Analyses) -> AnalysisSta
 
 
 @router.post("/api/tables/{table_id}/analysis", response_model=AnalysisStatus,
-             responses=_errors(401, 404, 409, 422), tags=["play"])
+             responses=_errors(401, 404, 409, 422, 503), tags=["play"])
 async def start_analysis(table_id: TableNumber, account: Me, analyses: Analyses) -> AnalysisStatus:
     """The table gate first (a private table is missing for a stranger, signed in or not), then the sign-in."""
     return await analyses.start(table_id)

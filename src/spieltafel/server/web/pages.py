@@ -86,6 +86,10 @@ def error_text(error: Exception, gettext: Callable[[str], str]) -> str:
         "over": gettext("This game is over."),
         "credentials": gettext("Wrong name or password."),
         "rate-limited": gettext("Too many tries in a short time. Please wait a while and try again."),
+        "analysis-unavailable": gettext(
+            "No analysis can be worked out now: no process that computes analyses is running. Please try "
+            "again later."
+        ),
     }
     if code in known:
         return known[code]
