@@ -6,7 +6,9 @@ the whole path with real ``spieltafel serve`` and ``spieltafel worker`` processe
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import random
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -625,3 +627,77 @@ async def test_a_job_cancelled_before_its_first_step_gives_its_slot_back(searchi
     finally:
         await queue.close()
 
+
+# -- clocks: every time compared across processes is Redis's ------------------------------------------------
+_SKEW: contextvars.ContextVar[float] = contextvars.ContextVar("skew", default=0.0)
+"""Seconds that ``time.time()`` is off in the tasks run with :func:`skewed` (0 elsewhere: the app's searcher)."""
+
+
+def skew_clocks(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = time.time
+    monkeypatch.setattr(time, "time", lambda: real() + _SKEW.get())
+
+
+def skewed(seconds: float) -> contextvars.Context:
+    """A context whose tasks (and the tasks they start) read a clock ``seconds`` off: another host's."""
+    context = contextvars.copy_context()
+    context.run(_SKEW.set, seconds)
+    return context
+
+
+@pytest.mark.parametrize("skew", [30.0, -30.0])
+async def test_a_hint_is_answered_whatever_the_askers_clock(
+    searching: Searching, monkeypatch: pytest.MonkeyPatch, skew: float
+) -> None:
+    """The asker's host clock is 30 s ahead (the searchers' claims would look lapsed: ``hint-unavailable``) or
+    behind (its deadline would look past to the searcher, which drops the job: ``hint-failed``): the hint
+    is answered all the same, the deadline and the claims being on Redis's clock."""
+    table_id, ann, state = await casual_turn(searching)
+    skew_clocks(monkeypatch)
+    queue = searching.queue()
+    try:
+        asking = asyncio.create_task(searching.hints(queue).ask(ann, table_id, state["seq"]), context=skewed(skew))
+        answer = await asyncio.wait_for(asking, 30.0)
+    finally:
+        await queue.close()
+    assert answer["table_id"] == table_id and answer["seat"] == 0 and answer["hints"] == 1
+
+
+@pytest.mark.parametrize("skew", [30.0, -30.0])
+async def test_a_searcher_with_a_skewed_clock_drops_an_expired_job_and_answers_a_live_one(
+    searching: Searching, monkeypatch: pytest.MonkeyPatch, skew: float
+) -> None:
+    """A searcher whose host clock is 30 s behind would still search a job whose deadline has passed; one 30 s
+    ahead would drop a job with 20 s to go. On Redis's clock: the expired job is dropped (acknowledged, not
+    searched, not answered) and the live one answered."""
+    skew_clocks(monkeypatch)
+    async with redis_keys(searching.url) as prefix:
+        mine, web = searching.queue(prefix, "mine"), searching.queue(prefix, "web")
+        runner = own_runner(searching, mine)
+        searched: list[str] = []
+
+        async def answer(job: HintJob) -> dict[str, Any]:
+            searched.append(job.request)
+            return {"error": "stale", "message": "moved on"}
+
+        monkeypatch.setattr(runner, "hint", answer)
+        task = asyncio.create_task(runner.run(), context=skewed(skew))
+        try:
+            seconds, micros = await web.redis.time()  # Redis's clock, as the asker's deadline is reckoned
+            now = seconds * 1000 + micros // 1000
+            stream = web.streams[SearchQueue.HINTS]
+            expired = HintJob(web.new_request(), 1, 1, 0, None, 1.0, now - 1000)
+            await web.redis.xadd(stream, expired.fields())  # type: ignore[arg-type]
+            for _ in range(1000):
+                if not await web.redis.xlen(stream):
+                    break
+                await asyncio.sleep(0.01)
+            assert await web.redis.xlen(stream) == 0 and searched == []
+            assert not await web.redis.exists(f"{prefix}:hint-reply:{expired.request}")
+            live = HintJob(web.new_request(), 1, 1, 0, None, 1.0, now + 20_000)
+            reply = await asyncio.wait_for(web.ask_hint(live), 25.0)
+            assert reply == {"error": "stale", "message": "moved on"} and searched == [live.request]
+        finally:
+            await stop_runner(task)
+            await mine.close()
+            await web.close()

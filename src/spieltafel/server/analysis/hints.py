@@ -238,11 +238,11 @@ class HintService:
         remote = self.remote
         assert remote is not None
         try:
-            capacity = await remote.capacity()
+            capacity, redis_now = await remote.searchers()
             if not capacity:
                 raise unavailable()
             request = remote.new_request()
-            deadline = now_ms() + int(remote.hint_wait(self.seconds) * 1000)
+            deadline = redis_now + int(remote.hint_wait(self.seconds) * 1000)  # on Redis's clock: read elsewhere
             placed = await remote.reserve(table_id, seat, self.site_slots or capacity, request, deadline)
         except (RedisError, OSError) as error:
             log.warning("hint not queued: %s", error)

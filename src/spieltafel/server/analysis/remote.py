@@ -25,7 +25,12 @@ The searchers say that they are there in ``<prefix>:searchers`` (a sorted
 set of ``"<slots>:<name>"`` scored by when the claim lapses, renewed every :data:`ANNOUNCE_SECONDS`): no
 searcher there means no hint (503 ``hint-unavailable``). Hints in flight site-wide are in
 ``<prefix>:hints-in-flight`` (request ids scored by their deadline) and one per seat in
-``<prefix>:hint-seat:<table>:<seat>``, so that ``hint-running`` and ``busy`` hold across server processes."""
+``<prefix>:hint-seat:<table>:<seat>``, so that ``hint-running`` and ``busy`` hold across server processes.
+
+Every time that one process sets and another compares (a hint job's deadline, the searchers' claims, the
+places of the hints in flight) is on one clock, Redis's (``TIME``: inside the scripts that compare, else
+read with a command the process sends anyway), never a process's own ``time.time()``: the processes may
+run on hosts whose clocks differ. The jobs' idle times (``XAUTOCLAIM``, ``XCLAIM``) are Redis's own."""
 
 from __future__ import annotations
 
@@ -63,15 +68,36 @@ more, or not a number, is ignored."""
 REPLY_KEEP_SECONDS = 60
 """How long an answer waits in its reply list (its asker takes it at once, or has gone)."""
 
-_RESERVE = """
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
+_NOW = """
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+"""
+"""The start of every script that compares times: ``now``, Redis's clock in epoch milliseconds (a script that
+writes after ``TIME`` is replicated by its effects, Redis 7's default)."""
+
+_RESERVE = _NOW + """
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
 if redis.call('EXISTS', KEYS[2]) == 1 then return -1 end
-if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[2]) then return 0 end
-redis.call('ZADD', KEYS[1], ARGV[3], ARGV[4])
-redis.call('SET', KEYS[2], ARGV[4], 'PX', ARGV[5])
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[1]) then return 0 end
+local deadline = tonumber(ARGV[2])
+redis.call('ZADD', KEYS[1], deadline, ARGV[3])
+redis.call('SET', KEYS[2], ARGV[3], 'PX', math.max(1, deadline - now))
 return 1
 """
-"""Take a place for a hint: -1 when the seat has one running, 0 when the site's hints are at the limit."""
+"""Take a place for a hint until its deadline (Redis's clock): -1 when the seat has one running, 0 when the
+site's hints are at the limit."""
+
+_SEARCHERS = _NOW + """
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+return {now, redis.call('ZRANGEBYSCORE', KEYS[1], now, '+inf')}
+"""
+"""Redis's time and the searchers whose claim has not lapsed by it (the lapsed ones removed)."""
+
+_ANNOUNCE = _NOW + """
+redis.call('ZADD', KEYS[1], now + tonumber(ARGV[1]), ARGV[2])
+return now
+"""
+"""A searcher's claim, until Redis's time plus ``ARGV[1]`` ms."""
 
 _RESERVE_SEAT = """
 if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return 1 end
@@ -95,12 +121,22 @@ return 1
 
 
 def now_ms() -> int:
+    """This process's own clock (epoch ms): for times that stay in this process only. A time compared in
+    another process (a hint's deadline, the searchers' claims, the places of the hints in flight) is on
+    Redis's clock (:meth:`SearchQueue.redis_now_ms`, or ``TIME`` inside a script)."""
     return int(time.time() * 1000)
+
+
+def _ms(answer: Any) -> int:
+    """Redis's ``TIME`` answer (seconds, microseconds) in epoch milliseconds."""
+    seconds, micros = answer
+    return int(seconds) * 1000 + int(micros) // 1000
 
 
 @dataclass(frozen=True, slots=True)
 class HintJob:
-    """One hint asked for: public numbers only (the searcher reads the table itself)."""
+    """One hint asked for: public numbers only (the searcher reads the table itself). ``deadline_ms`` is on
+    Redis's clock (epoch ms), the one every process reads it by."""
 
     request: str
     table_id: int
@@ -165,11 +201,20 @@ class SearchQueue:
         await self.redis.aclose()
 
     # -- the asking side ----------------------------------------------------------------------------------
+    async def redis_now_ms(self) -> int:
+        """Redis's clock (epoch ms): the one clock of every time compared across processes."""
+        return _ms(await self.redis.time())
+
     async def capacity(self) -> int:
         """Hints the searchers there now compute at once, all together (0: no searcher)."""
-        now = now_ms()
-        await self.redis.zremrangebyscore(self.searchers_key, "-inf", now)
-        members = await self.redis.zrangebyscore(self.searchers_key, now, "+inf")
+        total, _ = await self.searchers()
+        return total
+
+    async def searchers(self) -> tuple[int, int]:
+        """:meth:`capacity` and Redis's time when it was looked at (one round trip): an asker's deadline is
+        reckoned from that time, so that every process reads it on the same clock."""
+        answer: Any = await self.redis.eval(_SEARCHERS, 1, self.searchers_key)
+        now, members = int(answer[0]), answer[1]
         total = 0
         for member in members:
             text = member.decode() if isinstance(member, bytes) else str(member)
@@ -178,7 +223,7 @@ class SearchQueue:
                 total += int(slots)
             else:
                 log.warning("searcher %r ignored: its slots are not a number from 1 to %s", text[:80], MAX_SLOTS)
-        return total
+        return total, now
 
     def hint_wait(self, seconds: float) -> float:
         """How long an asker waits for its answer: the search, time to be taken again after its searcher
@@ -186,17 +231,18 @@ class SearchQueue:
         return 2 * seconds + self.timeout + 5.0
 
     async def reserve(self, table_id: int, seat: int, limit: int, request: str, deadline_ms: int) -> int:
-        """1: the hint may go out; -1: the seat has one running; 0: the site's ``limit`` is reached."""
-        ttl = max(1, deadline_ms - now_ms())
+        """1: the hint may go out; -1: the seat has one running; 0: the site's ``limit`` is reached. The place
+        lapses at ``deadline_ms``, on Redis's clock (:meth:`searchers`, :meth:`redis_now_ms`), as do the
+        other places it is compared with."""
         answer = await self.redis.eval(
-            _RESERVE, 2, self.in_flight_key, self._seat_key(table_id, seat),
-            now_ms(), limit, deadline_ms, request, ttl,
+            _RESERVE, 2, self.in_flight_key, self._seat_key(table_id, seat), limit, deadline_ms, request,
         )
         return int(answer)
 
     async def reserve_seat(self, table_id: int, seat: int, request: str, deadline_ms: int) -> bool:
         """The seat's place only, for a hint this process computes in its own pool: False when the seat has
-        one running through any process (released with :meth:`release`, else it lapses at ``deadline_ms``)."""
+        one running through any process (released with :meth:`release`, else it lapses at ``deadline_ms``,
+        on this process's clock: only its distance from now goes to Redis, as the key's expiry)."""
         ttl = max(1, deadline_ms - now_ms())
         answer = await self.redis.eval(_RESERVE_SEAT, 1, self._seat_key(table_id, seat), request, ttl)
         return int(answer) == 1
@@ -215,16 +261,21 @@ class SearchQueue:
         return uuid.uuid4().hex
 
     async def ask_hint(self, job: HintJob) -> dict[str, Any] | None:
-        """Queue the job and wait for its answer until its deadline; None when none came. The wait is a row of
-        ``BLPOP``s of at most :data:`BLPOP_STEP_SECONDS` each: one longer than the socket's timeout would end in
-        ``redis.TimeoutError``. An answer that is not a JSON object is a ``hint-failed`` one."""
-        await self.redis.xadd(self.streams[self.HINTS], job.fields())  # type: ignore[arg-type]
-        end = max(job.deadline_ms, now_ms() + 1000)
+        """Queue the job and wait for its answer until its deadline (Redis's clock); None when none came. The
+        deadline is turned into a time of this process's monotonic clock once, by Redis's time read with the
+        queueing (no round trip more); the wait is a row of ``BLPOP``s of at most :data:`BLPOP_STEP_SECONDS`
+        each: one longer than the socket's timeout would end in ``redis.TimeoutError``. An answer that is not
+        a JSON object is a ``hint-failed`` one."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.time()
+            pipe.xadd(self.streams[self.HINTS], job.fields())  # type: ignore[arg-type]
+            queued: list[Any] = await pipe.execute()
+        end = time.monotonic() + max(job.deadline_ms - _ms(queued[0]), 1000) / 1000
         key = self._reply_key(job.request)
         answer: Any = None
         try:
             while answer is None:
-                left = (end - now_ms()) / 1000
+                left = end - time.monotonic()
                 if left < 0.01:  # BLPOP's timeout 0 would wait for ever
                     break
                 answer = await self.redis.blpop([key], timeout=min(left, BLPOP_STEP_SECONDS))
@@ -242,9 +293,10 @@ class SearchQueue:
 
     # -- the searcher's side ------------------------------------------------------------------------------
     async def announce(self, slots: int) -> None:
-        """Say that this searcher is there with ``slots`` hints at once (for three renewals' time)."""
-        until = now_ms() + int(3 * ANNOUNCE_SECONDS * 1000)
-        await self.redis.zadd(self.searchers_key, {f"{slots}:{self.consumer}": until})
+        """Say that this searcher is there with ``slots`` hints at once (for three renewals' time, on Redis's
+        clock)."""
+        await self.redis.eval(_ANNOUNCE, 1, self.searchers_key, int(3 * ANNOUNCE_SECONDS * 1000),
+                              f"{slots}:{self.consumer}")
 
     async def withdraw(self, slots: int) -> None:
         await self.redis.zrem(self.searchers_key, f"{slots}:{self.consumer}")

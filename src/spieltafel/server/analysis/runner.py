@@ -19,7 +19,7 @@ from sqlalchemy import select
 from spieltafel.analysis import plan
 from spieltafel.core import SpieltafelError
 from spieltafel.server.analysis.hints import hint_seed
-from spieltafel.server.analysis.remote import ANNOUNCE_SECONDS, HintJob, SearchQueue, Taken, now_ms
+from spieltafel.server.analysis.remote import ANNOUNCE_SECONDS, HintJob, SearchQueue, Taken
 from spieltafel.server.analysis.service import AnalysisService
 from spieltafel.server.analysis.work import hint_for
 from spieltafel.server.bots.jobs import CLOSE_SECONDS, RETRY_SECONDS
@@ -190,7 +190,7 @@ class SearchRunner:
             await self._finish(SearchQueue.HINTS, taken.receipt)
             return
         try:
-            if job.deadline_ms > now_ms():  # else its asker has given up
+            if job.deadline_ms > await self.queue.redis_now_ms():  # else its asker has given up (Redis's clock)
                 answer = await self.hint(job)
                 await self.queue.reply(job.request, answer)
         except Exception:
