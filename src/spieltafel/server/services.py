@@ -32,7 +32,7 @@ from spieltafel.server.analysis.hints import HintService
 from spieltafel.server.analysis.remote import SearchQueue
 from spieltafel.server.analysis.runner import SearchRunner
 from spieltafel.server.analysis.service import AnalysisService
-from spieltafel.server.bots.jobs import CLOSE_SECONDS, JobQueue, MemoryJobs, RedisJobs, stop
+from spieltafel.server.bots.jobs import CLOSE_SECONDS, JobQueue, MemoryJobs, RedisJobs, cancel_and_wait
 from spieltafel.server.bots.runners import BotPool, BotRunner, Chore
 from spieltafel.server.db import Database
 from spieltafel.server.ops import metrics
@@ -79,9 +79,9 @@ class Site:
         self.jobs.stop_taking()
         if self.search is not None:
             self.search.stop_taking()
-        for task in self.tasks:  # bounded: a task that does not end must not hold the shutdown forever
-            task.cancel()
-            await stop(task, CLOSE_SECONDS)
+        # bounded: a task that does not end must not hold the shutdown forever (each stops its own loops
+        # within CLOSE_SECONDS; one whose cancellation was lost is cancelled again, then left and logged)
+        await cancel_and_wait(self.tasks, 2 * CLOSE_SECONDS)
         if self.analyses is not None:
             await self.analyses.close()
         if self.bots is not None:
@@ -128,10 +128,10 @@ async def open_site(
     site.hint_free = asyncio.Semaphore(hint_slots(settings))
     if bots is not None:
         site.runner = BotRunner(tables, jobs, settings.bot_workers, chores)
-        site.tasks.append(asyncio.create_task(site.runner.run()))
+        site.tasks.append(asyncio.create_task(site.runner.run(), name="bot-runner"))
         if search is not None:  # a searcher: takes the hints and analyses of the processes without workers
             site.searcher = SearchRunner(search, tables, bots, analyses, hint_slots(settings), site.hint_free)
-            site.tasks.append(asyncio.create_task(site.searcher.run()))
+            site.tasks.append(asyncio.create_task(site.searcher.run(), name="searcher"))
     await tables.resume()
     return site
 

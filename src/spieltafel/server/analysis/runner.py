@@ -22,7 +22,7 @@ from spieltafel.server.analysis.hints import hint_seed
 from spieltafel.server.analysis.remote import ANNOUNCE_SECONDS, HintJob, SearchQueue, Taken
 from spieltafel.server.analysis.service import AnalysisService
 from spieltafel.server.analysis.work import hint_for
-from spieltafel.server.bots.jobs import CLOSE_SECONDS, RETRY_SECONDS
+from spieltafel.server.bots.jobs import CLOSE_SECONDS, RETRY_SECONDS, cancel_and_wait
 from spieltafel.server.bots.runners import BotPool
 from spieltafel.server.db.models import AnalysisRow
 from spieltafel.server.errors import NotFound
@@ -58,32 +58,46 @@ class SearchRunner:
         self.hint_slots = hint_slots
         self.hint_free = hint_free if hint_free is not None else asyncio.Semaphore(hint_slots)
         self._tasks: set[asyncio.Task[None]] = set()
+        self._keepers: set[asyncio.Task[None]] = set()
+        """The renewals of the hint jobs taken (``_keep``), each ended with its job's task."""
         self.working: set[str] = set()
         """The receipts this searcher works on now (taken again by its own look: skipped)."""
         self.lost: set[str] = set()
         """Receipts whose renewal found them held by another searcher: not acknowledged here."""
 
     async def run(self) -> None:
-        loops = [asyncio.create_task(self._announce()), asyncio.create_task(self._hints()),
-                 asyncio.create_task(self._analyses())]
+        """Run the loops until cancelled (the process stops) or one of them fails; then stop them and the
+        jobs in flight, in bounded time, and withdraw.
+
+        The stop never waits for a loop to honour its cancellation: a cancellation that comes while a Redis
+        command is in flight may be lost (``bots.jobs.cancel_and_wait``), and the loop goes on. So the loops
+        are awaited with ``asyncio.wait`` (which, cancelled, returns at once; ``gather`` would wait for a
+        loop that lost its cancellation for ever), ``queue.closing`` ends each loop at its next turn, and
+        :func:`~spieltafel.server.bots.jobs.cancel_and_wait` cancels them again and gives up after
+        ``CLOSE_SECONDS`` (logged)."""
+        loops = [asyncio.create_task(self._announce(), name="searcher-announce"),
+                 asyncio.create_task(self._hints(), name="searcher-hints"),
+                 asyncio.create_task(self._analyses(), name="searcher-analyses")]
         try:
-            await asyncio.gather(*loops)
+            done, _ = await asyncio.wait(loops, return_when=asyncio.FIRST_COMPLETED)
+            for task in done:  # a loop ends only by failing (or by a stop from outside): so does the searcher
+                task.result()
         finally:
-            self.queue.closing = True
-            for task in [*loops, *self._tasks]:
-                task.cancel()
-            await asyncio.wait([*loops, *self._tasks], timeout=CLOSE_SECONDS)
+            self.queue.closing = True  # from here no loop spawns a job (``_take_one``), cancelled or not
+            await cancel_and_wait([*loops, *self._tasks, *self._keepers], CLOSE_SECONDS / 2)
             with contextlib.suppress(RedisError, OSError):
                 await self.queue.withdraw(self.hint_slots)
 
     async def _announce(self) -> None:
-        while True:
+        while not self.queue.closing:
             try:
                 await self.queue.announce(self.hint_slots)
             except (RedisError, OSError) as error:
                 log.warning("searcher not announced: %s", error)
             except Exception:
                 log.exception("searcher not announced")
+            if self.queue.closing:  # stopping, its cancellation lost in the announce: no sleep, no claim more
+                return
             await asyncio.sleep(ANNOUNCE_SECONDS)
 
     def _spawn(self, work: Coroutine[Any, Any, None], receipt: str, slots: asyncio.Semaphore,
@@ -143,6 +157,10 @@ class SearchRunner:
             if hold:
                 slots.release()
             raise
+        if self.queue.closing:  # stopping, its cancellation lost in the look: the job stays for the next taker
+            if hold:
+                slots.release()
+            raise asyncio.CancelledError
         if taken is None or taken.receipt in self.working:  # none came, or one this searcher works on already
             if hold:
                 slots.release()
@@ -150,19 +168,25 @@ class SearchRunner:
             return
         keeping: asyncio.Task[None] | None = None
         if not hold:
-            keeping = asyncio.create_task(self._keep(kind, taken.receipt))
+            keeping = asyncio.create_task(self._keep(kind, taken.receipt), name=f"searcher-keep-{taken.receipt}")
+            self._keepers.add(keeping)
+            keeping.add_done_callback(self._keepers.discard)
             try:
                 await slots.acquire()
             except BaseException:
                 keeping.cancel()
                 raise
+            if self.queue.closing:  # stopping meanwhile (its cancellation lost): the job stays pending
+                keeping.cancel()
+                slots.release()
+                raise asyncio.CancelledError
         self._spawn(work(taken), taken.receipt, slots, keeping)
 
     async def _keep(self, kind: str, receipt: str) -> None:
         """Renew a hint job every third of ``bot_job_timeout`` until its task ends (cancelled then); a job
         another searcher took meanwhile is noted in ``lost`` and no longer renewed."""
         every = max(0.05, self.queue.timeout / 3)
-        while True:
+        while not self.queue.closing:  # stopping: its cancellation may have been lost in a renewal
             await asyncio.sleep(every)
             try:
                 kept = await self.queue.renew(kind, receipt)

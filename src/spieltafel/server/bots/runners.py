@@ -22,7 +22,7 @@ from typing import Any, Protocol, TypeVar
 from spieltafel.bots import make_bot
 from spieltafel.core import all_games, get_game
 from spieltafel.match import choose
-from spieltafel.server.bots.jobs import CLOSE_SECONDS, BotJob, Delivery, JobQueue
+from spieltafel.server.bots.jobs import CLOSE_SECONDS, BotJob, Delivery, JobQueue, cancel_and_wait
 
 log = logging.getLogger("spieltafel.server")
 T = TypeVar("T")
@@ -113,7 +113,7 @@ class BotRunner:
         self._tasks: set[asyncio.Task[None]] = set()
 
     async def run(self) -> None:
-        sweeper = asyncio.create_task(self._sweep())
+        sweeper = asyncio.create_task(self._sweep(), name="bots-sweep")
         free = asyncio.Semaphore(self.slots)
         try:
             while True:
@@ -122,11 +122,9 @@ class BotRunner:
                 task = asyncio.create_task(self._play(delivery, free))
                 self._tasks.add(task)
                 task.add_done_callback(self._tasks.discard)
-        finally:  # the bots' moves in flight end too (each acknowledges its job) before the queue closes
-            sweeper.cancel()
-            for task in list(self._tasks):
-                task.cancel()
-            await asyncio.wait([sweeper, *self._tasks], timeout=CLOSE_SECONDS)
+        finally:  # the bots' moves in flight end too (each acknowledges its job) before the queue closes; in
+            # bounded time, a task whose cancellation was lost cancelled again (``jobs.cancel_and_wait``)
+            await cancel_and_wait([sweeper, *self._tasks], CLOSE_SECONDS / 2)
 
     async def _play(self, delivery: Delivery, free: asyncio.Semaphore) -> None:
         try:
