@@ -335,6 +335,28 @@ async def test_a_bot_job_delivered_twice_moves_once(
     await second.done(again)
 
 
+async def test_a_dead_takers_job_behind_many_running_ones_is_taken_again() -> None:
+    """XAUTOCLAIM looks at no more than ten pending entries a call (count=1): each scan goes on where the last
+    stopped, so a job whose taker died is found behind 25 that are still being worked on."""
+    redis_url = await reachable_redis()
+    async with redis_keys(redis_url) as prefix:
+        busy = RedisJobs(redis_url, prefix, "busy", timeout=60)
+        other = RedisJobs(redis_url, prefix, "other", timeout=60)
+        try:
+            jobs = [BotJob(table_id, 0, 0) for table_id in range(1, 27)]
+            for job in jobs:
+                assert await busy.queue(job)
+            taken = [await busy.take() for _ in jobs]
+            assert [t.job for t in taken] == jobs
+            # the last job's taker died two minutes ago; the other 25 are being worked on
+            await busy.redis.xclaim(busy.stream, RedisJobs.GROUP, "busy", 0, [taken[-1].receipt], idle=120_000)
+            found = await asyncio.wait_for(other.take(), 20)
+            assert (found.job, found.receipt) == (jobs[-1], taken[-1].receipt)
+        finally:
+            await busy.close()
+            await other.close()
+
+
 # -- hints and analyses from the worker (analysis.remote) ---------------------------------------------------
 async def _my_turn(client: httpx.AsyncClient, table_id: int, who: Person) -> dict[str, Any]:
     for _ in range(3000):

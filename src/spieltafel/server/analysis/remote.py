@@ -45,7 +45,7 @@ from typing import Any
 from redis.asyncio import Redis
 from redis.exceptions import RedisError, ResponseError
 
-from spieltafel.server.bots.jobs import BLOCK_MS, RETRY_SECONDS
+from spieltafel.server.bots.jobs import BLOCK_MS, RETRY_SECONDS, next_claim_start
 
 log = logging.getLogger("spieltafel.server.analysis")
 
@@ -191,6 +191,8 @@ class SearchQueue:
         self.in_flight_key = f"{prefix}:hints-in-flight"
         self._ready: set[str] = set()
         self.closing = False
+        self._claim_from: dict[str, str] = {}
+        """Per stream, where the next ``XAUTOCLAIM`` goes on scanning the pending jobs."""
 
     def stop_taking(self) -> None:
         """Make a searcher's waiting ``poll`` end at its next look (within ``BLOCK_MS``)."""
@@ -333,8 +335,10 @@ class SearchQueue:
         stream = self.streams[kind]
         try:
             await self._ensure_group(kind)
-            claimed: Any = await self.redis.xautoclaim(stream, kind, self.consumer,
-                                                       min_idle_time=int(idle * 1000), count=1)
+            # XAUTOCLAIM looks at ten pending entries a call (count=1): go on from where the last scan stopped
+            claimed: Any = await self.redis.xautoclaim(stream, kind, self.consumer, min_idle_time=int(idle * 1000),
+                                                       start_id=self._claim_from.get(kind, "0-0"), count=1)
+            self._claim_from[kind] = next_claim_start(claimed[0])
             entries = claimed[1]
             if not entries:
                 read: Any = await self.redis.xreadgroup(kind, self.consumer, {stream: ">"}, count=1, block=BLOCK_MS)

@@ -127,6 +127,11 @@ class MemoryJobs:
         """Nothing to disconnect."""
 
 
+def next_claim_start(cursor: bytes | str) -> str:
+    """The start of the next ``XAUTOCLAIM`` scan: the cursor it returned (``0-0`` once it has gone round)."""
+    return cursor.decode() if isinstance(cursor, bytes) else str(cursor)
+
+
 class RedisJobs:
     """Jobs in the Redis stream ``<prefix>:bot-jobs`` (consumer group ``bots``).
 
@@ -147,6 +152,8 @@ class RedisJobs:
         self._sender: asyncio.Task[None] | None = None
         self._group_ready = False
         self._closing = False
+        self._claim_from = "0-0"
+        """Where the next ``XAUTOCLAIM`` goes on scanning the pending jobs (:meth:`_claim`)."""
 
     def put(self, job: BotJob) -> None:
         self._outbox.put_nowait(job)
@@ -219,9 +226,14 @@ class RedisJobs:
                 return delivery
 
     async def _claim(self) -> Delivery | None:
+        """A job pending over ``timeout``. ``XAUTOCLAIM`` looks at no more than ten pending entries a call (for
+        ``count=1``), so the scan goes on from where the last call stopped (``_claim_from``, back to the start
+        when it has gone round): a job left by a dead taker behind many running ones is reached too."""
         answer: Any = await self.redis.xautoclaim(
-            self.stream, self.GROUP, self.consumer, min_idle_time=int(self.timeout * 1000), count=1
+            self.stream, self.GROUP, self.consumer, min_idle_time=int(self.timeout * 1000),
+            start_id=self._claim_from, count=1,
         )
+        self._claim_from = next_claim_start(answer[0])
         return self._first(answer[1])
 
     async def _read(self) -> Delivery | None:
