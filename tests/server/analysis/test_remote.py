@@ -10,6 +10,7 @@ import contextvars
 import random
 import time
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager, suppress
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +27,7 @@ from spieltafel.server.analysis.remote import HintJob, SearchQueue, Taken, now_m
 from spieltafel.server.analysis.runner import SearchRunner
 from spieltafel.server.analysis.service import STALE_MS, AnalysisService
 from spieltafel.server.app import create_app
+from spieltafel.server.db import Database
 from spieltafel.server.db.models import AnalysisRow
 from spieltafel.server.errors import Unavailable
 from spieltafel.server.services import Services
@@ -378,6 +380,63 @@ async def test_a_stale_running_analysis_is_queued_again_when_read(searching: Sea
             assert await queue.redis.xlen(stream) == 1
             assert (await web.read(table_id)).status == "running"
             assert await queue.redis.xlen(stream) == 1  # fresh again: queued once
+        finally:
+            await queue.close()
+
+
+class ReadTogether:
+    """A database whose writers wait, after their first statement, until the other writer has made its own (at
+    most 2 s: on SQLite, where this process's writers take turns, the first goes on alone)."""
+
+    def __init__(self, db: Database, together: asyncio.Barrier) -> None:
+        self.db, self.together = db, together
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.db, name)
+
+    @asynccontextmanager
+    async def write(self) -> AsyncIterator[Any]:
+        async with self.db.write() as session:
+            real, together, first = session.execute, self.together, [True]
+
+            async def execute(*args: Any, **kwargs: Any) -> Any:
+                answer = await real(*args, **kwargs)
+                if first:
+                    first.clear()
+                    with suppress(TimeoutError, asyncio.BrokenBarrierError):
+                        await asyncio.wait_for(together.wait(), 2.0)
+                return answer
+
+            session.execute = execute  # type: ignore[method-assign]
+            yield session
+
+
+async def test_a_stale_analysis_started_again_by_two_processes_at_once_is_queued_once(searching: Searching) -> None:
+    """Two server processes find the same analysis stale at the same moment: only the one whose update still
+    finds the stale row queues it again (on PostgreSQL both read the row before either writes: forced here)."""
+    http = searching.http
+    alice = await person(http, "alice")
+    body = {"game": "iquazu", "players": 2, "seats": [{"kind": "me"}, {"kind": "bot", "bot": "random"}]}
+    table_id = (await http.post("/api/tables", json=body, headers=alice.headers)).json()["id"]
+    await play_http(http, table_id, [alice], Seen(), random.Random(6))
+    services = searching.services
+    async with redis_keys(searching.url) as prefix:
+        queue = searching.queue(prefix)
+        clock = [services.tables.now_ms()]
+        one = AnalysisService(services.db, services.tables, None, 20, lambda: clock[0], remote=queue)
+        other = AnalysisService(services.db, services.tables, None, 20, lambda: clock[0], remote=queue)
+        stream = queue.streams[SearchQueue.ANALYSES]
+        try:
+            await queue.announce(1)
+            assert (await one.start(table_id)).status == "running"
+            await queue.redis.delete(stream)  # its job is lost
+            clock[0] += STALE_MS + 1
+            together = asyncio.Barrier(2)
+            one.db = ReadTogether(services.db, together)  # type: ignore[assignment]
+            other.db = ReadTogether(services.db, together)  # type: ignore[assignment]
+            answers = await asyncio.gather(one.start(table_id), other.start(table_id))
+            assert [a.status for a in answers] == ["running", "running"]
+            assert await queue.redis.xlen(stream) == 1
         finally:
             await queue.close()
 

@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel
 from redis.exceptions import RedisError
-from sqlalchemy import delete, select
+from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
 
 from spieltafel.analysis import Decision, GameAnalysis, assemble, plan
@@ -125,8 +125,15 @@ class AnalysisService:
                 if row is None:
                     session.add(AnalysisRow(table_id=table_id, iterations=self.iterations, done=0,
                                             total=len(numbers), result=None, updated_ms=now))
-                elif fresh:
-                    row.done, row.total, row.iterations, row.updated_ms = 0, len(numbers), self.iterations, now
+                elif fresh:  # started again: by one process only, the one whose update finds the stale row
+                    claimed = await session.execute(
+                        update(AnalysisRow)
+                        .where(AnalysisRow.table_id == table_id, AnalysisRow.updated_ms == row.updated_ms,
+                               AnalysisRow.result.is_(None))
+                        .values(done=0, total=len(numbers), iterations=self.iterations, updated_ms=now)
+                        .execution_options(synchronize_session=False)
+                    )
+                    fresh = claimed.rowcount == 1  # type: ignore[attr-defined]
         except IntegrityError:  # another process started it a moment ago
             fresh = False
         if fresh and self.pool is None:
