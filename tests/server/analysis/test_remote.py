@@ -83,6 +83,16 @@ async def searching(tmp_path: Path) -> AsyncIterator[Searching]:
                 yield found
 
 
+async def finished_game(searching: Searching, seed: int) -> tuple[int, Person]:
+    """A finished Iquazú game of alice against a random bot: its table id, and alice."""
+    http = searching.http
+    alice = await person(http, "alice")
+    body = {"game": "iquazu", "players": 2, "seats": [{"kind": "me"}, {"kind": "bot", "bot": "random"}]}
+    table_id: int = (await http.post("/api/tables", json=body, headers=alice.headers)).json()["id"]
+    await play_http(http, table_id, [alice], Seen(), random.Random(seed))
+    return table_id, alice
+
+
 async def casual_turn(searching: Searching) -> tuple[int, Account, dict[str, Any]]:
     """A casual table of ann against a random bot, at ann's turn: its id, ann's account and her state."""
     http = searching.http
@@ -186,10 +196,7 @@ async def test_an_analysis_is_queued_computed_by_the_searcher_and_taken_again_af
     """The web side writes the row and queues the job; a taker that dies with it (never renews, never
     acknowledges) leaves it to the next searcher after ``ANALYSIS_CLAIM_SECONDS``, which computes it."""
     http = searching.http
-    alice = await person(http, "alice")
-    body = {"game": "iquazu", "players": 2, "seats": [{"kind": "me"}, {"kind": "bot", "bot": "random"}]}
-    table_id = (await http.post("/api/tables", json=body, headers=alice.headers)).json()["id"]
-    await play_http(http, table_id, [alice], Seen(), random.Random(5))
+    table_id, _alice = await finished_game(searching, 5)
     monkeypatch.setattr(remote, "ANALYSIS_CLAIM_SECONDS", 1.0)
     services = searching.services
     queue, dead = searching.queue(), searching.queue(consumer="dead")
@@ -230,10 +237,7 @@ async def test_an_analysis_with_no_searcher_there_is_refused_and_leaves_no_row(
     written (the page would show it "running 0 of N" until it went stale); with a searcher announced it is
     queued as before; a stale row left when the searchers have gone is removed, so that the page says why."""
     http = searching.http
-    alice = await person(http, "alice")
-    body = {"game": "iquazu", "players": 2, "seats": [{"kind": "me"}, {"kind": "bot", "bot": "random"}]}
-    table_id = (await http.post("/api/tables", json=body, headers=alice.headers)).json()["id"]
-    await play_http(http, table_id, [alice], Seen(), random.Random(5))
+    table_id, alice = await finished_game(searching, 5)
     services = searching.services
     words = {"en": "no process that computes analyses is running", "de": "Es läuft kein Prozess, der Analysen",
              "nl": "er draait geen proces dat analyses berekent"}
@@ -356,11 +360,7 @@ async def test_a_searcher_stopped_mid_analysis_leaves_its_job_to_the_next_taker(
 async def test_a_stale_running_analysis_is_queued_again_when_read(searching: Searching) -> None:
     """A row "running" whose progress stood still for ``STALE_MS`` and whose job is gone is queued again by
     the next read (the analysis page starts one only when the status is "none")."""
-    http = searching.http
-    alice = await person(http, "alice")
-    body = {"game": "iquazu", "players": 2, "seats": [{"kind": "me"}, {"kind": "bot", "bot": "random"}]}
-    table_id = (await http.post("/api/tables", json=body, headers=alice.headers)).json()["id"]
-    await play_http(http, table_id, [alice], Seen(), random.Random(5))
+    table_id, _alice = await finished_game(searching, 5)
     services = searching.services
     async with redis_keys(searching.url) as prefix:  # a searcher announced that takes nothing: the job stays
         queue = searching.queue(prefix)
@@ -414,11 +414,7 @@ class ReadTogether:
 async def test_a_stale_analysis_started_again_by_two_processes_at_once_is_queued_once(searching: Searching) -> None:
     """Two server processes find the same analysis stale at the same moment: only the one whose update still
     finds the stale row queues it again (on PostgreSQL both read the row before either writes: forced here)."""
-    http = searching.http
-    alice = await person(http, "alice")
-    body = {"game": "iquazu", "players": 2, "seats": [{"kind": "me"}, {"kind": "bot", "bot": "random"}]}
-    table_id = (await http.post("/api/tables", json=body, headers=alice.headers)).json()["id"]
-    await play_http(http, table_id, [alice], Seen(), random.Random(6))
+    table_id, _alice = await finished_game(searching, 6)
     services = searching.services
     async with redis_keys(searching.url) as prefix:
         queue = searching.queue(prefix)
