@@ -128,9 +128,16 @@ class Configuration:
     ours_side: Side = field(default_factory=Side)
     theirs_side: Side = field(default_factory=Side)
     load: list[float] = field(default_factory=list)
+    by_seat: dict[int, list[float]] = field(default_factory=dict)
+    """Our seat → [games, wins] (one-game documents; a rotated tournament counts under its first seat)."""
 
     def add(self, document: dict[str, Any]) -> None:
         self.games += int(document["games"])
+        seat = list(document["bots"]).index(self.ours)
+        ours = next(e for e in document["names"] if e["bot"] == self.ours)
+        played = self.by_seat.setdefault(seat, [0, 0.0])
+        played[0] += int(document["games"])
+        played[1] += float(ours["wins"])
         self.wall_seconds += float(document["seconds"])
         for entry in document["names"]:
             side = self.ours_side if entry["bot"] == self.ours else self.theirs_side
@@ -161,6 +168,7 @@ class Configuration:
             "their_longest_s": self.theirs_side.longest,
             "minutes": self.wall_seconds / 60,
             "load_average": [min(self.load), max(self.load)] if self.load else None,
+            "by_our_seat": {str(seat): {"games": int(g), "wins": w} for seat, (g, w) in sorted(self.by_seat.items())},
         }
 
 
@@ -176,17 +184,23 @@ def configurations(documents: Iterable[dict[str, Any]]) -> list[Configuration]:
     return list(found.values())
 
 
+def seats(by_seat: dict[str, dict[str, Any]]) -> str:
+    """``5.5/8 · 2.5/8 · 7.5/8``: our wins and games at each seat, first seat first."""
+    return " · ".join(f"{played['wins']:g}/{played['games']}" for played in by_seat.values())
+
+
 def markdown(rows: Sequence[dict[str, Any]]) -> str:
     lines = [
         "| game | players | our bot | OpenSpiel's bot | games | our win share (95% CI) | fair share "
-        "| OpenSpiel's seats | mean score ours / theirs | ms per move ours / theirs (longest, s) | minutes |",
-        "|---|---|---|---|---|---|---|---|---|---|---|",
+        "| OpenSpiel's seats | our wins by our seat | mean score ours / theirs "
+        "| ms per move ours / theirs (longest, s) | minutes |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
         lines.append(
             f"| {r['game']} | {r['players']} | `{r['ours']}` | `{r['theirs']}` | {r['games']} "
             f"| **{100 * r['our_share']:.1f}%** ({100 * r['our_low']:.1f}%–{100 * r['our_high']:.1f}%) "
-            f"| {100 * r['fair_share']:.1f}% | {100 * r['their_share']:.1f}% "
+            f"| {100 * r['fair_share']:.1f}% | {100 * r['their_share']:.1f}% | {seats(r['by_our_seat'])} "
             f"| {r['our_mean_score']:.1f} / {r['their_mean_score']:.1f} "
             f"| {r['our_ms_per_move']:.0f} / {r['their_ms_per_move']:.0f} "
             f"({r['our_longest_s']:.2f} / {r['their_longest_s']:.2f}) | {r['minutes']:.0f} |"

@@ -57,3 +57,4 @@ def test_every_seat_is_played_once_and_the_table_adds_the_games_up(tmp_path: Pat
     assert row["our_low"] <= row["our_share"] <= row["our_high"]
     table = bench.markdown([row])
     assert "| iquazu | 2 | `random` | `openspiel-random` | 2 |" in table
+    assert sorted(row["by_our_seat"]) == ["0", "1"] and all(p["games"] == 1 for p in row["by_our_seat"].values())
