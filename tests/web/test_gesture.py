@@ -198,19 +198,25 @@ def keyboard_game(server: Server, browser: Any, name: str, body: dict[str, Any],
                 break
             # after every move (and when the turn comes) the focus is on a board target, never on <body>
             page.wait_for_function("() => document.getElementById('board').contains(document.activeElement)")
-            seq = _seq(page)
+            seq = page.evaluate("() => window.spieltafelTable ? window.spieltafelTable.seq : null")
             page.wait_for_timeout(200)  # a person's pace: the socket takes at most 100 messages in 20 s
+            # the game's last move reloads the page: the game-over page has no table script (and no targets)
             gestures = page.evaluate(
-                "() => window.spieltafelTable.targets().map((t) => t.hasAttribute('data-gestures'))"
+                "() => window.spieltafelTable"
+                " ? window.spieltafelTable.targets().map((t) => t.hasAttribute('data-gestures')) : null"
             )
-            at = page.evaluate("() => window.spieltafelTable.targets().indexOf(document.activeElement)")
+            at = page.evaluate(
+                "() => window.spieltafelTable ? window.spieltafelTable.targets().indexOf(document.activeElement) : -1"
+            )
         except PlaywrightError as error:  # the game's last move: the page loads the game-over page meanwhile
             if "context was destroyed" not in str(error):
                 raise
             page.wait_for_load_state()
             continue
-        if not gestures or not page.locator("#turn-banner.mine").count():  # the turn moved on meanwhile (a bot's
-            continue  # secret choice drew the board anew, or a forced move played itself): look again
+        # the game ended, or the turn moved on meanwhile (a bot's secret choice drew the board anew, or a forced
+        # move played itself): look again
+        if seq is None or not gestures or not page.locator("#turn-banner.mine").count():
+            continue
         wanted = [k for k, g in enumerate(gestures) if g]
         if wanted:  # Niagara's canoe moves: the next destination ahead (at most 3 arrows)
             goal = min(wanted, key=lambda k: ((k - at) % len(gestures), rng.random()))
