@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 
@@ -12,20 +11,11 @@ import pytest
 
 pytest.importorskip("pyspiel")
 
-SCRIPT = Path(__file__).resolve().parents[2] / "bench" / "openspiel_arena.py"
+SCRIPT = "bench/openspiel_arena.py"
 
 
-def load_script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("openspiel_arena", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
-
-
-def test_seatings_and_deals() -> None:
-    bench = load_script()
+def test_seatings_and_deals(script: Callable[[str], ModuleType]) -> None:
+    bench = script(SCRIPT)
     assert bench.seating(3, 1, "expert", "openspiel-ismcts:1s") == [
         "openspiel-ismcts:1s",
         "expert",
@@ -34,8 +24,10 @@ def test_seatings_and_deals() -> None:
     assert bench.deal_range("0-2,5") == [0, 1, 2, 5]
 
 
-def test_every_seat_is_played_once_and_the_table_adds_the_games_up(tmp_path: Path) -> None:
-    bench = load_script()
+def test_every_seat_is_played_once_and_the_table_adds_the_games_up(
+    tmp_path: Path, script: Callable[[str], ModuleType]
+) -> None:
+    bench = script(SCRIPT)
     bench.main(["run", "iquazu", "--players", "2", "--ours", "random", "--theirs", "openspiel-random",
                 "--deals", "0", "--out", str(tmp_path)])  # fmt: skip
     files = sorted(tmp_path.glob("*.json"))

@@ -2,21 +2,18 @@
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
+from collections.abc import Callable
+from types import ModuleType
 
 import pytest
 
 pytest.importorskip("pyspiel")
 
-EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "openspiel_train.py"
+EXAMPLE = "examples/openspiel_train.py"
 
 
-def test_the_training_example_trains_and_evaluates() -> None:
-    spec = importlib.util.spec_from_file_location("openspiel_train", EXAMPLE)
-    assert spec is not None and spec.loader is not None
-    example = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(example)
+def test_the_training_example_trains_and_evaluates(script: Callable[[str], ModuleType]) -> None:
+    example = script(EXAMPLE)
     game = example.spieltafel.openspiel.load("iquazu", 2)
     env = example.environment(game, seed=0)
     size = env.observation_spec()["info_state"][0]
