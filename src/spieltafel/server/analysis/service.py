@@ -36,7 +36,10 @@ PART = 8
 """Decisions per job handed to a worker: the progress moves on after each part."""
 
 STALE_MS = 10 * 60 * 1000
-"""An analysis whose progress has not moved for this long (its process died) is started again."""
+"""An analysis whose progress has not moved for this long (its process died) is started again. ``updated_ms``
+is written from the writing process's own clock (``now_ms``), not Redis's: hosts whose clocks differ by
+seconds (NTP) change nothing at this scale; a host minutes off only starts a stale analysis again sooner or
+later (the conditional update keeps it to one restart), never loses one."""
 
 
 class AnalysisStatus(BaseModel):
