@@ -185,8 +185,9 @@ def configurations(documents: Iterable[dict[str, Any]]) -> list[Configuration]:
 
 
 def seats(by_seat: dict[str, dict[str, Any]]) -> str:
-    """``5.5/8 · 2.5/8 · 7.5/8``: our wins and games at each seat, first seat first."""
-    return " · ".join(f"{played['wins']:g}/{played['games']}" for played in by_seat.values())
+    """``5.5/8 · 2.33/5 · 7.5/8``: our wins (a three-way tie's third to two decimals) and games at each seat,
+    first seat first."""
+    return " · ".join(f"{round(played['wins'], 2):g}/{played['games']}" for played in by_seat.values())
 
 
 def markdown(rows: Sequence[dict[str, Any]]) -> str:

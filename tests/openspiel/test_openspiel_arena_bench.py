@@ -22,6 +22,8 @@ def test_seatings_and_deals(script: Callable[[str], ModuleType]) -> None:
         "openspiel-ismcts:1s",
     ]
     assert bench.deal_range("0-2,5") == [0, 1, 2, 5]
+    by_seat = {"0": {"games": 8, "wins": 5.5}, "1": {"games": 5, "wins": 1 + 1 / 3 + 1}, "2": {"games": 4, "wins": 0}}
+    assert bench.seats(by_seat) == "5.5/8 · 2.33/5 · 0/4"  # a three-way tie's third, to two decimals
 
 
 def test_every_seat_is_played_once_and_the_table_adds_the_games_up(
