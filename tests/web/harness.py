@@ -183,7 +183,9 @@ def current_seq(page: Any) -> Any:
 def play_one(page: Any, rng: random.Random, keyboard: bool = False) -> None:
     """Make one move as a person does: a target on the board (or the move list), then the chooser where it
     opens, and Confirm where the player asked to confirm each move (by default a click plays)."""
-    page.wait_for_selector("#turn-banner.mine")
+    # a socket that dropped on a loaded machine takes the banner's "mine" away until it is back (the page
+    # retries after up to 10 s): a longer wait than a step's 20 s
+    page.wait_for_selector("#turn-banner.mine", timeout=60_000)
     seq = current_seq(page)
     forced = "() => { const t = window.spieltafelTable; return Boolean(t) && t.legal.size === 1 && !t.undoCount; }"
     if page.evaluate(forced):  # the only legal action plays itself (docs/play.md): no click
