@@ -184,8 +184,11 @@ def play_one(page: Any, rng: random.Random, keyboard: bool = False) -> None:
     """Make one move as a person does: a target on the board (or the move list), then the chooser where it
     opens, and Confirm where the player asked to confirm each move (by default a click plays)."""
     # a socket that dropped on a loaded machine takes the banner's "mine" away until it is back (the page
-    # retries after up to 10 s): a longer wait than a step's 20 s
-    page.wait_for_selector("#turn-banner.mine", timeout=60_000)
+    # retries after up to 10 s): a longer wait than a step's 20 s. A forced last move plays itself and the page
+    # reloads onto the game-over page (#h-result): no move is left to make.
+    page.wait_for_selector("#turn-banner.mine, #h-result", timeout=60_000)
+    if page.locator("#h-result").count():
+        return
     seq = current_seq(page)
     forced = "() => { const t = window.spieltafelTable; return Boolean(t) && t.legal.size === 1 && !t.undoCount; }"
     if page.evaluate(forced):  # the only legal action plays itself (docs/play.md): no click
