@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Error as PlaywrightError
 
-from .harness import Server, new_person, shoot, sign_up, wait_live
+from .harness import Server, current_seq, new_person, shoot, sign_up, wait_live
 from .test_browser import _api, _token
 
 PASSWORD = "correct-horse-7"
@@ -198,15 +198,13 @@ def keyboard_game(server: Server, browser: Any, name: str, body: dict[str, Any],
                 break
             # after every move (and when the turn comes) the focus is on a board target, never on <body>
             page.wait_for_function("() => document.getElementById('board').contains(document.activeElement)")
-            seq = page.evaluate("() => window.spieltafelTable ? window.spieltafelTable.seq : null")
+            seq = current_seq(page)
             page.wait_for_timeout(200)  # a person's pace: the socket takes at most 100 messages in 20 s
             # the game's last move reloads the page: the game-over page has no table script (and no targets)
-            gestures = page.evaluate(
-                "() => window.spieltafelTable"
-                " ? window.spieltafelTable.targets().map((t) => t.hasAttribute('data-gestures')) : null"
-            )
-            at = page.evaluate(
-                "() => window.spieltafelTable ? window.spieltafelTable.targets().indexOf(document.activeElement) : -1"
+            gestures, at = page.evaluate(
+                "() => { const t = window.spieltafelTable; if (!t) return [null, -1]; const targets = t.targets();"
+                " return [targets.map((x) => x.hasAttribute('data-gestures')),"
+                " targets.indexOf(document.activeElement)]; }"
             )
         except PlaywrightError as error:  # the game's last move: the page loads the game-over page meanwhile
             if "context was destroyed" not in str(error):
