@@ -3,6 +3,7 @@ moves, refusals to the sender only, reconnects, spectators, Niagara's secret cho
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -12,6 +13,7 @@ from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from spieltafel.server.app import create_app
+from spieltafel.server.realtime import sockets as ws
 
 from ..conftest import settings_for
 from ..sync_client import receive, table, token
@@ -98,3 +100,25 @@ def test_niagara_secret_choice_is_seen_only_as_made(http: TestClient) -> None:
         assert other["events"][-1] == {"seq": 1, "kind": "choose", "seat": 0}
         assert other["view"]["choice"] is None and own["view"]["choice"] is not None
         assert own["view"]["choice"] not in json.dumps(other["events"])
+
+
+def test_a_socket_ends_only_after_its_tasks_have_ended(http: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A socket's tasks end with it, their cleanup done (a task cancelled in a database call closes its
+    connection): left running, a cleanup still under way when the server stops can hang its shutdown. Here
+    the task that watches the table takes 0.2 s to clean up; the client's close waits for the handler."""
+    cleaned: list[int] = []
+
+    async def slow_to_clean_up(self: ws.Connection, queue: asyncio.Queue[int]) -> None:
+        try:
+            await queue.get()
+        except asyncio.CancelledError:
+            await asyncio.sleep(0.2)
+            cleaned.append(self.table_id)
+            raise
+
+    monkeypatch.setattr(ws.Connection, "watch", slow_to_clean_up)
+    alice = token(http)
+    table_id = table(http, alice, "iquazu", [{"kind": "me"}, {"kind": "open"}])
+    with http.websocket_connect(f"/ws/tables/{table_id}", headers=alice) as socket:
+        assert receive(socket)["seat"] == 0
+    assert cleaned == [table_id]

@@ -23,6 +23,7 @@ import logging
 import time
 from typing import Annotated, Any, Literal, cast
 
+import anyio
 import orjson
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError, model_validator
@@ -32,6 +33,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from spieltafel.core.gestures import MAX_STEPS, one_of
 from spieltafel.server.accounts.auth import credential_of
 from spieltafel.server.accounts.service import Account, Credential
+from spieltafel.server.bots.jobs import CLOSE_SECONDS, cancel_and_wait
 from spieltafel.server.errors import NotFound, ServiceError
 from spieltafel.server.privacy import CLOSE_NO_TABLE, visible_table
 from spieltafel.server.ratelimit import RateLimits
@@ -331,5 +333,15 @@ async def table_socket(socket: WebSocket, table_id: str) -> None:
             sign_ins.unsubscribe(account.id, connection.sign_ins)
         if chat_queue is not None:
             services.chat.hub.unsubscribe(number, chat_queue)
-        for task in tasks:
-            task.cancel()
+        await end_tasks(tasks)
+
+
+async def end_tasks(tasks: list[asyncio.Task[None]]) -> None:
+    """Cancel a socket's tasks and wait until they have ended, also when the handler itself is being
+    cancelled (its client gone, the server stopping). A task cancelled in the middle of a database call
+    cleans up after itself (SQLAlchemy closes the interrupted connection); left running beyond the socket,
+    that cleanup could still be under way when the server shuts down, be cancelled a second time and wait
+    forever for the connection's thread, which the first cancellation had already stopped (aiosqlite):
+    a server or test client that never finished stopping."""
+    with anyio.CancelScope(shield=True):
+        await cancel_and_wait(tasks, CLOSE_SECONDS)
