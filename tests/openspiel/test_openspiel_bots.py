@@ -87,3 +87,21 @@ def test_our_ismcts_takes_a_budget() -> None:
     assert (bot.iterations, bot.seconds) == (None, 0.05)
     bot = make_bot("ismcts:40")
     assert (bot.iterations, bot.seconds) == (40, None)
+    assert (bot.rollout_depth, bot.temperature) == (8, None)  # hard's search: the defaults
+
+
+def test_our_ismcts_takes_its_search_settings_for_experiments() -> None:
+    bot = make_bot("ismcts:1s:depth=end:temperature=2.5")
+    assert (bot.iterations, bot.seconds, bot.rollout_depth, bot.temperature) == (None, 1.0, None, 2.5)
+    assert bot.name == "ismcts:1s:depth=end:temperature=2.5"
+    assert make_bot("ismcts:300:depth=0").rollout_depth == 0
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["ismcts:1s:depth=-1", "ismcts:1s:depth=x", "ismcts:1s:temperature=0", "ismcts:1s:width=3",
+     "ismcts:1s:depth=4:depth=5", "ismcts:1s:", "ismcts:1s:temperature=inf"],
+)
+def test_bad_search_settings_are_refused_with_what_is_allowed(name: str) -> None:
+    with pytest.raises(SpieltafelError, match=r"give depth=N .* and temperature=T"):
+        make_bot(name)

@@ -7,9 +7,10 @@ returns one of the legal actions. Later bots (greedy, ISMCTS) join through :func
 from __future__ import annotations
 
 import importlib
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from spieltafel.core import JSON, Rng, SpieltafelError, State
 from spieltafel.core.errors import quote
@@ -64,17 +65,30 @@ class RandomBot:
         return self.rng.choice(observation.legal)
 
 
+class SearchSettings(NamedTuple):
+    """ISMCTS settings besides the budget (``ismcts:1s:depth=20:temperature=2``)."""
+
+    rollout_depth: int | None = 8
+    """Random actions before the heuristic judges the position; None: play to the end of the game."""
+    temperature: float | None = None
+    """The heuristic's softmax temperature in points; None: the game's own."""
+
+
 def _greedy(seed: int) -> Bot:
     from .greedy import GreedyBot
 
     return GreedyBot(seed)
 
 
-def _ismcts(iterations: int | None, seconds: float | None, name: str) -> Callable[[int], Bot]:
+def _ismcts(
+    iterations: int | None, seconds: float | None, name: str, settings: SearchSettings | None = None
+) -> Callable[[int], Bot]:
+    depth, temperature = settings or SearchSettings()
+
     def make(seed: int) -> Bot:
         from .ismcts import IsmctsBot
 
-        bot = IsmctsBot(seed, iterations=iterations, seconds=seconds)
+        bot = IsmctsBot(seed, iterations=iterations, seconds=seconds, rollout_depth=depth, temperature=temperature)
         bot.name = name
         return bot
 
@@ -105,17 +119,21 @@ def make_bot(name: str, seed: int = 0) -> Bot:
 
     Besides the names of :data:`BOTS`: ``ismcts:500`` (our ISMCTS with 500 iterations per move, no
     time cap) and ``ismcts:0.25s`` (0.25 s per move, no iteration cap: ``expert``'s search at another
-    time), and OpenSpiel's bots (:data:`OPENSPIEL_PREFIX`)."""
+    time), each optionally with the search's settings for experiments, ``ismcts:1s:depth=20`` (random
+    playouts of 20 actions before the heuristic; ``depth=end``: to the end of the game) and
+    ``:temperature=2`` (the heuristic's softmax temperature, in points), and OpenSpiel's bots
+    (:data:`OPENSPIEL_PREFIX`)."""
     key = name.strip().lower()
     if key.startswith(OPENSPIEL_PREFIX):
         return _openspiel_bot(key, seed)
     if key.startswith("ismcts:"):
-        iterations, seconds = parse_budget(key, key.partition(":")[2])
-        return _ismcts(iterations, seconds, key)(seed)
+        budget, *settings = key.split(":")[1:]
+        iterations, seconds = parse_budget(key, budget)
+        return _ismcts(iterations, seconds, key, parse_search_settings(key, settings))(seed)
     factory = BOTS.get(key)
     if factory is None:
         raise SpieltafelError(
-            f"unknown bot {quote(name)}; bots: {', '.join(BOTS)}, ismcts:N, ismcts:Ts, "
+            f"unknown bot {quote(name)}; bots: {', '.join(BOTS)}, ismcts:N, ismcts:Ts (with :depth=D, :temperature=T), "
             "openspiel-ismcts, openspiel-mcts, openspiel-random"
         )
     return factory(seed)
@@ -131,6 +149,28 @@ def parse_budget(name: str, text: str) -> tuple[int | None, float | None]:
     except ValueError:
         pass
     raise SpieltafelError(f"bad budget in {quote(name)}: give iterations (':500') or seconds per move (':0.25s')")
+
+
+def parse_search_settings(name: str, parts: list[str]) -> SearchSettings:
+    """ISMCTS settings after the budget: ``depth=20`` or ``depth=end`` (random actions before the heuristic
+    judges the position, or none: to the end), ``temperature=2`` (the heuristic's softmax)."""
+    settings, seen = SearchSettings(), set()
+    for part in parts:
+        setting, _, text = part.partition("=")
+        try:
+            if setting == "depth" and setting not in seen and (text == "end" or int(text) >= 0):
+                settings = settings._replace(rollout_depth=None if text == "end" else int(text))
+            elif setting == "temperature" and setting not in seen and 0 < float(text) < math.inf:
+                settings = settings._replace(temperature=float(text))
+            else:
+                raise ValueError(part)
+            seen.add(setting)
+        except ValueError:
+            raise SpieltafelError(
+                f"bad search setting {quote(part)} in {quote(name)}: give depth=N (random actions before the "
+                "heuristic, 0 or more) or depth=end, and temperature=T (a number above 0), each at most once"
+            ) from None
+    return settings
 
 
 def _openspiel_bot(name: str, seed: int) -> Bot:
