@@ -3,10 +3,12 @@ temporary data folder, Debian's Chromium through Playwright, and the steps a per
 
 from __future__ import annotations
 
+import ctypes
 import os
 import random
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -29,6 +31,16 @@ CHROMIUM_ARGS = [
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 360, "height": 740}
 REPO = Path(__file__).resolve().parents[2]
+PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
+
+
+def die_with_the_tests() -> None:
+    """Run in the server's process before it starts (``preexec_fn``): Linux sends it SIGTERM when the test
+    process that started it ends. pytest-timeout ends a hung xdist worker with ``os._exit``, so no fixture
+    stops that worker's servers; they would keep running after the suite. The tests start their servers
+    from the main thread (the signal comes when the starting thread ends)."""
+    if sys.platform == "linux":
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
 
 
 def screenshot_dir(default: Path) -> Path:
@@ -64,6 +76,7 @@ class Server:
             stderr=subprocess.STDOUT,
             text=True,
             env=env,
+            preexec_fn=die_with_the_tests,
         )
         self.output: list[str] = []
         self.url = self._read_url(timeout=60)
