@@ -76,7 +76,9 @@ def play(game: str, players: int, ours: str, theirs: str, deal: int, seat: int, 
     ]
     load = Path("/proc/loadavg").read_text().split()[0] if Path("/proc/loadavg").exists() else "?"
     started = time.strftime("%H:%M:%S", time.gmtime())
-    done = subprocess.run(command, capture_output=True, text=True, check=True)
+    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    if done.returncode != 0:  # the arena's own error, not only its exit code
+        raise SystemExit(f"{' '.join(command)} failed with exit code {done.returncode}:\n{done.stderr.strip()}")
     document = json.loads(done.stdout)
     end_load = Path("/proc/loadavg").read_text().split()[0] if Path("/proc/loadavg").exists() else "?"
     document["run"] = {

@@ -52,3 +52,14 @@ def test_every_seat_is_played_once_and_the_table_adds_the_games_up(
     table = bench.markdown([row])
     assert "| iquazu | 2 | `random` | `openspiel-random` | 2 |" in table
     assert sorted(row["by_our_seat"]) == ["0", "1"] and all(p["games"] == 1 for p in row["by_our_seat"].values())
+
+
+def test_a_game_that_fails_stops_the_series_with_the_arenas_own_error(
+    tmp_path: Path, script: Callable[[str], ModuleType]
+) -> None:
+    bench = script(SCRIPT)
+    with pytest.raises(SystemExit) as stopped:
+        bench.main(["run", "iquazu", "--players", "2", "--ours", "ismcts:1s:depth=-1", "--theirs", "openspiel-random",
+                    "--deals", "0", "--out", str(tmp_path)])  # fmt: skip
+    assert "failed with exit code" in str(stopped.value) and "bad search setting" in str(stopped.value)
+    assert list(tmp_path.glob("*.json")) == []
