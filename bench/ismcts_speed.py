@@ -6,6 +6,10 @@ Each measured move runs the `ismcts` bot with a time budget only; iterations/s =
 time spent (wall clock), over every tenth position of three random games. With ``--cpu-iterations K``
 every measured move runs exactly K iterations and the rate is per second of this process's CPU time:
 steadier on a shared machine, where wall-clock rates follow the other jobs' load.
+
+The search plays 8 random actions before the heuristic judges (``PLAYOUT_DEPTH``) in every game and player
+count, as in the figures of docs/performance.md, also where the bots play to the end (four-player Iquazú,
+``heuristics.PLAYOUT_DEPTHS``): this measures the engine and the search, not a game's playout setting.
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ import argparse
 import time
 
 from spieltafel.bots import Observation
-from spieltafel.bots.ismcts import IsmctsBot
+from spieltafel.bots.ismcts import PLAYOUT_DEPTH, IsmctsBot
 from spieltafel.build import engine_build
 from spieltafel.core import Rng, State, all_games, get_game
 
@@ -37,7 +41,10 @@ def rate(game: str, players: int, seconds: float, cpu_iterations: int | None = N
             legal = state.legal_actions(seat)
             if step % 10 == 0 and len(legal) > 1:
                 clock = time.process_time if cpu_iterations else time.perf_counter
-                bot = IsmctsBot(seed, iterations=cpu_iterations, seconds=None if cpu_iterations else seconds)
+                bot = IsmctsBot(
+                    seed, iterations=cpu_iterations, seconds=None if cpu_iterations else seconds,
+                    rollout_depth=PLAYOUT_DEPTH,
+                )
                 start = clock()
                 bot.choose(observe(state, seat))
                 spent += clock() - start

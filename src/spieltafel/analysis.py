@@ -16,6 +16,11 @@ listed as forced, without a search.
 
 Hints (:func:`hint`): the same search asked, during a game, what the seat to act would best play now,
 again from that seat's information set only (its legal actions and ``determinise`` samples for it).
+
+Both keep the search's 8-action playouts (``PLAYOUT_DEPTH``) in every game and player count, also where the
+bots play to the end (``heuristics.PLAYOUT_DEPTHS``, four-player Iquazú): their budgets are iterations, and a
+playout to the end costs about seven times as much, which would make a four-player Iquazú analysis or hint
+take about seven times as long.
 """
 
 from __future__ import annotations
@@ -27,7 +32,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from spieltafel.bots import BOTS, OPENSPIEL_PREFIX, Observation
-from spieltafel.bots.ismcts import IsmctsBot
+from spieltafel.bots.ismcts import PLAYOUT_DEPTH, IsmctsBot
 from spieltafel.core import GameRecord, SpieltafelError, State, replay
 from spieltafel.core.errors import RecordMismatchError
 
@@ -140,7 +145,7 @@ def hint(
     if len(legal) == 1:
         only = HintMove(action=legal[0], notation=state.action_text(seat, legal[0]), chance=None, visits=0)
         return Hint(seat=seat, moves=[only], iterations=0)
-    bot = IsmctsBot(seed, iterations=iterations, seconds=seconds)
+    bot = IsmctsBot(seed, iterations=iterations, seconds=seconds, rollout_depth=PLAYOUT_DEPTH)
     values = bot.evaluate(observe(state, seat))
     moves = [
         HintMove(action=v.action, notation=state.action_text(seat, v.action), chance=round(100 * v.chance, 1),
@@ -203,7 +208,7 @@ def analyse_decision(
             number=number, seat=seat, played=text, best=text, played_chance=None, best_chance=None,
             loss=0.0, mark="", forced=True, top=[],
         )
-    bot = IsmctsBot(decision_seed(seed, number), iterations=iterations, seconds=None)
+    bot = IsmctsBot(decision_seed(seed, number), iterations=iterations, seconds=None, rollout_depth=PLAYOUT_DEPTH)
     values = bot.evaluate(observe(state, seat), focus=played, focus_visits=min(FOCUS_VISITS, iterations))
     best = values[0]
     mine = next(v for v in values if v.action == played)

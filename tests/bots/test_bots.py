@@ -200,3 +200,26 @@ def test_nothing_a_bot_receives_rebuilds_the_hidden_set_up(game: str, players: i
         for number in sorted(n for n in received if 0 <= n < 1 << 64):
             assert deal(game, players, number, dict(state.options)) != truth, number
         state.apply(seat, rng.choice(state.legal_actions(seat)))
+
+
+def test_the_playout_depth_is_the_games_own_for_the_player_count(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``heuristics.PLAYOUT_DEPTHS`` (by player count) sets how far a playout runs before the heuristic
+    judges: ``None`` plays to the end (the heuristic unused), a number stops there; an explicit
+    ``rollout_depth`` overrides it."""
+    from spieltafel.games.iquazu import heuristics
+
+    judged: list[State] = []
+    judge = heuristics.values
+    monkeypatch.setattr(heuristics, "values", lambda s: judged.append(s) or judge(s))
+    state = get_game("iquazu").new_state(3, 1)
+
+    def judgements(depths: dict[int, int | None], **settings: int | None) -> int:
+        monkeypatch.setattr(heuristics, "PLAYOUT_DEPTHS", depths, raising=False)
+        judged.clear()
+        IsmctsBot(0, iterations=20, **settings).choose(observe(state, 0))  # type: ignore[arg-type]
+        return len(judged)
+
+    assert judgements({3: None}) == 0
+    assert judgements({2: None, 4: None}) == 20  # none for three players: the default, 8 actions
+    assert judgements({3: 0}) == 20
+    assert judgements({3: 0}, rollout_depth=None) == 0

@@ -87,7 +87,7 @@ def test_our_ismcts_takes_a_budget() -> None:
     assert (bot.iterations, bot.seconds) == (None, 0.05)
     bot = make_bot("ismcts:40")
     assert (bot.iterations, bot.seconds) == (40, None)
-    assert (bot.rollout_depth, bot.temperature) == (8, None)  # hard's search: the defaults
+    assert (bot.rollout_depth, bot.temperature) == ("game", None)  # hard's search: the defaults
 
 
 def test_our_ismcts_takes_its_search_settings_for_experiments() -> None:

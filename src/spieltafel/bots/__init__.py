@@ -10,7 +10,7 @@ import importlib
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import NamedTuple, Protocol
+from typing import Literal, NamedTuple, Protocol
 
 from spieltafel.core import JSON, Rng, SpieltafelError, State
 from spieltafel.core.errors import quote
@@ -68,8 +68,9 @@ class RandomBot:
 class SearchSettings(NamedTuple):
     """ISMCTS settings besides the budget (``ismcts:1s:depth=20:temperature=2``)."""
 
-    rollout_depth: int | None = 8
-    """Random actions before the heuristic judges the position; None: play to the end of the game."""
+    rollout_depth: int | Literal["game"] | None = "game"
+    """Random actions before the heuristic judges the position; None: play to the end of the game;
+    ``"game"``: the game's own for the player count (``ismcts.GAME_DEPTH``)."""
     temperature: float | None = None
     """The heuristic's softmax temperature in points; None: the game's own."""
 

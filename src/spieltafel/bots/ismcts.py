@@ -5,7 +5,8 @@ engine's determinisation, which depends only on the seat's view), descends the t
 legal in that sample (UCB with availability counts, Cowling, Powley & Whitehouse 2012), expands one
 action, plays on at random and backs up each seat's reward. If the game has a heuristic
 (``games/<game>/heuristics.values``), the random playout stops after ``rollout_depth`` actions and
-the heuristic's values give the rewards; otherwise it runs to the end of the game.
+the heuristic's values give the rewards; otherwise it runs to the end of the game. By default the
+depth is the game's own for the player count (``heuristics.PLAYOUT_DEPTHS``, else 8).
 
 Simultaneous choices (several seats in ``seats_to_act()``) are handled with decoupled UCT: at such
 a node every seat picks its action from its *own* statistics, without seeing the others' choices,
@@ -18,6 +19,7 @@ import gc
 import math
 import time
 from collections.abc import Callable
+from typing import Final, Literal
 
 from spieltafel.core import Rng, State, get_game, kit_of
 
@@ -97,6 +99,13 @@ def random_playout(state: State, rng: Rng, depth: int | None = None) -> None:
         left -= 1
 
 
+GAME_DEPTH: Final = "game"
+"""``rollout_depth`` that takes the game's own playout depth for the player count (``PLAYOUT_DEPTHS``)."""
+PLAYOUT_DEPTH: Final = 8
+"""Random actions before the heuristic judges the position, for a game whose heuristics module sets no
+``PLAYOUT_DEPTHS`` for the player count."""
+
+
 def game_values(game: str) -> tuple[Values | None, float | None]:
     """The game's heuristic per-seat values (``heuristics.values``) and the noise of those values
     (``heuristics.TEMPERATURE``, in the values' own unit), where the game has them."""
@@ -106,6 +115,14 @@ def game_values(game: str) -> tuple[Values | None, float | None]:
     values: Values | None = getattr(module, "values", None)
     temperature: float | None = getattr(module, "TEMPERATURE", None)
     return values, temperature
+
+
+def game_playout_depth(game: str, players: int) -> int | None:
+    """The game's playout depth with ``players`` players (``heuristics.PLAYOUT_DEPTHS``: random actions
+    before the heuristic judges, or None: to the end of the game, the heuristic unused), else 8."""
+    module = kit_of(get_game(game)).heuristics_module()
+    depths: dict[int, int | None] = getattr(module, "PLAYOUT_DEPTHS", {}) if module is not None else {}
+    return depths.get(players, PLAYOUT_DEPTH)
 
 
 class IsmctsBot:
@@ -121,7 +138,7 @@ class IsmctsBot:
         iterations: int | None = 1000,
         seconds: float | None = None,
         exploration: float = 0.7,
-        rollout_depth: int | None = 8,
+        rollout_depth: int | Literal["game"] | None = GAME_DEPTH,
         temperature: float | None = None,
     ) -> None:
         if iterations is None and seconds is None:
@@ -132,10 +149,12 @@ class IsmctsBot:
         self.seconds = seconds
         self.exploration = exploration
         self.rollout_depth = rollout_depth
+        """Random actions before the heuristic judges; None: to the end; ``GAME_DEPTH``: the game's own."""
         self.temperature = temperature
         """Softmax temperature of the cut-off values; None: the game's own, else 4."""
         self.last_iterations = 0
         self._values: Values | None = None
+        self._depth: int | None = None
         self._temperature = 4.0
 
     def choose(self, observation: Observation) -> int:
@@ -143,10 +162,7 @@ class IsmctsBot:
         if len(observation.legal) == 1:
             return observation.legal[0]
         root = Node()
-        first = observation.sample(self.rng)
-        values, temperature = game_values(first.game.name)
-        self._values = values if self.rollout_depth is not None else None
-        self._temperature = self.temperature or temperature or 4.0
+        self._prepare(observation.sample(self.rng))
         deadline = start + self.seconds - self._reserve(self.seconds) if self.seconds is not None else math.inf
         collecting = gc.isenabled()
         gc.disable()  # search builds no reference cycles: the collector's passes over the tree are pure cost
@@ -160,6 +176,14 @@ class IsmctsBot:
                 gc.enable()
         return best
 
+    def _prepare(self, first: State) -> None:
+        """The game's heuristic, playout depth and temperature, for this search."""
+        values, temperature = game_values(first.game.name)
+        depth = self.rollout_depth
+        self._depth = game_playout_depth(first.game.name, first.players) if depth == GAME_DEPTH else depth
+        self._values = values if self._depth is not None else None
+        self._temperature = self.temperature or temperature or 4.0
+
     def evaluate(self, observation: Observation, focus: int | None = None, focus_visits: int = 0) -> list[ActionValue]:
         """Search like :meth:`choose` and return the root's statistics for the observing seat: every
         legal action with its visits and mean reward (the seat's estimated chance to finish first),
@@ -172,10 +196,7 @@ class IsmctsBot:
         many. Like :meth:`choose`, it sees only ``observation``.
         """
         root = Node()
-        first = observation.sample(self.rng)
-        values, temperature = game_values(first.game.name)
-        self._values = values if self.rollout_depth is not None else None
-        self._temperature = self.temperature or temperature or 4.0
+        self._prepare(observation.sample(self.rng))
         deadline = time.perf_counter() + self.seconds if self.seconds is not None else math.inf
         collecting = gc.isenabled()
         gc.disable()
@@ -272,7 +293,7 @@ class IsmctsBot:
         if self._values is None:
             random_playout(state, self.rng)
         else:
-            random_playout(state, self.rng, self.rollout_depth)
+            random_playout(state, self.rng, self._depth)
         if state.is_over or self._values is None:
             reward = rewards(state)
         else:
