@@ -111,6 +111,23 @@ async def test_a_reset_link_goes_only_to_a_verified_address_and_the_answer_is_al
         assert standing != link_in(handler.messages[-1])
 
 
+async def test_reset_links_asked_for_at_once_leave_one_standing(tmp_path: Path, sink: tuple[Sink, int]) -> None:
+    """Each new reset link replaces the older ones, also when the requests come at the same moment (on
+    PostgreSQL two of them once both stood: each deleted the older links before the other had inserted)."""
+    handler, port = sink
+    settings = roomy(smtp_settings(tmp_path, port))
+    settings.rate_limits["reset_target"] = "100/minute"
+    async with server(settings, FakeClock()) as (app, http):
+        alice = await person(http, "a")
+        await verified_address(app, http, handler, alice, "alice@example.org")
+        await asyncio.gather(*(ask_reset(http, alice.name) for _ in range(6)))
+        codes = []
+        for mail in (await mails(app, handler, 7))[1:]:
+            probe = await http.post("/api/password/reset/confirm", json={"link": link_in(mail), "password": "x"})
+            codes.append(probe.json()["detail"]["code"])
+        assert sorted(codes) == ["bad-link"] * 5 + ["bad-password"], codes
+
+
 async def test_a_reset_sets_the_password_once_and_ends_every_session_and_token(
     tmp_path: Path, sink: tuple[Sink, int]
 ) -> None:

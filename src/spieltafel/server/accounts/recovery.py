@@ -159,6 +159,12 @@ class Recovery:
         for recipient in await self._recipients(who):
             link = self._new_link("reset")
             async with self.db.write() as session:  # a new link replaces the account's older ones
+                # Two requests at once (PostgreSQL): each deleted before the other had inserted, and both
+                # links stood. The account's row, locked first, puts them one after the other (SQLite writes
+                # one at a time anyway: no FOR UPDATE there).
+                await session.execute(
+                    select(AccountRow.id).where(AccountRow.id == recipient.account_id).with_for_update()
+                )
                 await session.execute(
                     delete(LinkRow).where(LinkRow.account_id == recipient.account_id, LinkRow.purpose == "reset")
                 )
