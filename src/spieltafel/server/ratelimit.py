@@ -12,6 +12,8 @@ What is limited, and by what key (the defaults; ``SPIELTAFEL_RATE_LIMITS`` overr
   Counted by the connection itself (:class:`LocalWindow`), also with Redis: a connection lives in one process.
 - ``reset_address``: password reset requests per client address; ``reset_target``: per name or e-mail
   address asked about (counted whether or not it belongs to anybody, so a refusal tells nothing).
+  Sign-ins take turns per name and per address (:meth:`RateLimits.sign_in_turn`): only failures count, so
+  attempts sent together would otherwise all pass the check before any of them had failed.
 - ``chat``: chat messages per account (5 in 10 s), counted by the chat service in this process and, with
   Redis, also here, so that an account talking through several server processes is counted once.
 """
@@ -19,16 +21,21 @@ What is limited, and by what key (the defaults; ``SPIELTAFEL_RATE_LIMITS`` overr
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import hashlib
 import math
 import time
+import weakref
 from collections import deque
-from collections.abc import Mapping, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
+from contextlib import AsyncExitStack, asynccontextmanager
 from typing import Any, Final
 
 from limits import RateLimitItem, parse_many
 from limits.aio.storage import MemoryStorage, RedisStorage, Storage
 from limits.aio.strategies import MovingWindowRateLimiter
 from redis.asyncio import BlockingConnectionPool
+from redis.exceptions import LockError
 
 from spieltafel.server.errors import ServiceError
 from spieltafel.server.ops import metrics
@@ -48,6 +55,10 @@ DEFAULT_LIMITS: Final[Mapping[str, str]] = {
 REDIS_PREFIX = "spieltafel-limits"
 REDIS_CONNECTIONS = 50
 REDIS_WAIT_SECONDS = 20
+SIGN_IN_TURN_SECONDS = 30
+"""How long a sign-in's turn is held at most (a process that dies holding one in Redis frees it then)."""
+SIGN_IN_WAIT_SECONDS = 15
+"""How long a sign-in waits for its turn before it is refused (429)."""
 
 
 class RateLimited(ServiceError):
@@ -165,6 +176,8 @@ class RateLimits:
         self.storage = storage_for(redis_url, site_prefix)
         self.limiter = MovingWindowRateLimiter(self.storage)
         self.batched = BatchedHits(self.storage) if isinstance(self.storage, RedisStorage) else None
+        self._local_turns: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
+        """Sign-in turns in this process (no Redis): a lock lives while somebody holds or waits for it."""
 
     def local_window(self, kind: str) -> LocalWindow:
         """A moving window of ``kind`` for one key that lives in this process only (a WebSocket connection)."""
@@ -179,8 +192,17 @@ class RateLimits:
                 raise RateLimited(what, await self._wait(items[0], kind, key))
             return
         await self._refuse_if_full(what, ((kind, key),))
-        for item in items:
-            await self.limiter.hit(item, kind, key)
+        await self._hit_every_window(what, kind, key)
+
+    async def _hit_every_window(self, what: str, kind: str, key: str) -> None:
+        """Count one in each window, shortest first, each window checking and counting in one step (the
+        library's acquire: one Lua script in Redis), so requests that arrive together cannot all pass
+        between one's check and its count. A window that is full refuses, and the longer windows after it
+        count nothing; the shorter ones before it keep the refused request's count, which errs on the side
+        of refusing and lasts less than the full window's own wait."""
+        for item in sorted(self.limits[kind], key=lambda each: each.get_expiry()):
+            if not await self.limiter.hit(item, kind, key):
+                raise RateLimited(what, await self._wait(item, kind, key))
 
     async def allowed(self, kind: str, key: str) -> bool:
         """One more ``kind`` for ``key`` counted, if every window has room; False (nothing counted) if not."""
@@ -189,6 +211,52 @@ class RateLimits:
         except RateLimited:
             return False
         return True
+
+    @asynccontextmanager
+    async def sign_in_turn(self, name: str, address: str) -> AsyncIterator[None]:
+        """One sign-in at a time per name and per client address (the name's turn first, then the
+        address's), across every server process when the counters are in Redis: the check of
+        :meth:`check_sign_in` then sees the failures of every attempt before it. Without turns, attempts
+        sent at the same moment all passed the check before the first had failed and been counted (a
+        thousand guesses at once against a limit of five a minute). Refused with 429 when the turn does
+        not come within ``SIGN_IN_WAIT_SECONDS``."""
+        async with AsyncExitStack() as turns:
+            for kind, key in (("name", name.lower()), ("address", address)):
+                digest = hashlib.sha256(key.encode()).hexdigest()  # a name of any length, one short key
+                await turns.enter_async_context(self._turn(f"sign-in:{kind}:{digest}"))
+            yield
+
+    @asynccontextmanager
+    async def _turn(self, key: str) -> AsyncIterator[None]:
+        if self.batched is not None:  # Redis: redis-py's lock, which expires if its holder dies
+            lock = self.batched.bridge.get_connection().lock(
+                self.batched.bridge.prefixed_key(key), timeout=SIGN_IN_TURN_SECONDS, sleep=0.02,
+                blocking_timeout=SIGN_IN_WAIT_SECONDS,
+            )
+            if not await lock.acquire():
+                raise self._busy()
+            try:
+                yield
+            finally:
+                with contextlib.suppress(LockError):  # held past its timeout: already free
+                    await lock.release()
+            return
+        local = self._local_turns.get(key)
+        if local is None:
+            local = self._local_turns[key] = asyncio.Lock()
+        try:
+            async with asyncio.timeout(SIGN_IN_WAIT_SECONDS):
+                await local.acquire()
+        except TimeoutError:
+            raise self._busy() from None
+        try:
+            yield
+        finally:
+            local.release()
+
+    @staticmethod
+    def _busy() -> RateLimited:
+        return RateLimited("sign-ins at once", SIGN_IN_WAIT_SECONDS)  # made only when raised: it is counted
 
     async def check_sign_in(self, name: str, address: str) -> None:
         """Refuse a sign-in while the name or the address has used up its failures."""

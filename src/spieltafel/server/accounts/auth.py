@@ -75,12 +75,13 @@ def address_of(connection: HTTPConnection) -> str:
 async def sign_in_checked(connection: HTTPConnection, name: str, password: str) -> Account:
     """The account for these credentials, within the failed sign-in limits per name and per address."""
     limits, address = rate_limits(connection), address_of(connection)
-    await limits.check_sign_in(name, address)
-    try:
-        account: Account = await _services(connection).accounts.authenticate(name, password)
-    except Unauthenticated:
-        await limits.failed_sign_in(name, address)
-        raise
+    async with limits.sign_in_turn(name, address):  # attempts at once would all pass the check otherwise
+        await limits.check_sign_in(name, address)
+        try:
+            account: Account = await _services(connection).accounts.authenticate(name, password)
+        except Unauthenticated:
+            await limits.failed_sign_in(name, address)
+            raise
     return account
 
 
