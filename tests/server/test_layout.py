@@ -60,7 +60,7 @@ def test_the_server_has_a_package_per_responsibility() -> None:
     assert all((SERVER / package / "__init__.py").is_file() for package in PACKAGES)
     loose = sorted(p.stem for p in SERVER.glob("*.py") if p.stem != "__init__")
     assert loose == ["app", "command", "errors", "numbers", "privacy", "ratelimit", "responses", "services",
-                     "settings"], "a new top-level module: does it belong in one of the packages?"
+                     "settings", "tasks"], "a new top-level module: does it belong in one of the packages?"
 
 
 def test_no_import_cycle_in_the_server() -> None:

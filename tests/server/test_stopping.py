@@ -15,12 +15,13 @@ from typing import Any
 
 import pytest
 
+from spieltafel.server import tasks as server_tasks
 from spieltafel.server.analysis.remote import SearchQueue, Taken
 from spieltafel.server.analysis.runner import SearchRunner
-from spieltafel.server.bots import jobs as bot_jobs
 from spieltafel.server.bots import runners
-from spieltafel.server.bots.jobs import BotJob, MemoryJobs, cancel_and_wait
+from spieltafel.server.bots.jobs import BotJob, MemoryJobs
 from spieltafel.server.bots.runners import BotRunner
+from spieltafel.server.tasks import cancel_and_wait
 
 pytestmark = pytest.mark.anyio
 
@@ -213,7 +214,7 @@ async def test_a_bot_runner_whose_sweep_loses_the_cancellation_stops(monkeypatch
 
 
 async def test_stop_ends_a_task_that_lost_its_cancellation() -> None:
-    """``jobs.stop`` (the queue's sender): waits for the task to end by itself, then cancels it, again if
+    """``tasks.stop`` (the queue's sender): waits for the task to end by itself, then cancels it, again if
     the cancellation was lost."""
     async def sender() -> None:
         while True:
@@ -221,5 +222,5 @@ async def test_stop_ends_a_task_that_lost_its_cancellation() -> None:
             await asyncio.sleep(0.01)
 
     task = asyncio.create_task(sender())
-    await asyncio.wait_for(bot_jobs.stop(task, 0.3), BOUND)
+    await asyncio.wait_for(server_tasks.stop(task, 0.3), BOUND)
     assert task.done()

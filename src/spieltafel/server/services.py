@@ -32,7 +32,7 @@ from spieltafel.server.analysis.hints import HintService
 from spieltafel.server.analysis.remote import SearchQueue
 from spieltafel.server.analysis.runner import SearchRunner
 from spieltafel.server.analysis.service import AnalysisService
-from spieltafel.server.bots.jobs import CLOSE_SECONDS, JobQueue, MemoryJobs, RedisJobs, cancel_and_wait
+from spieltafel.server.bots.jobs import JobQueue, MemoryJobs, RedisJobs
 from spieltafel.server.bots.runners import BotPool, BotRunner, Chore
 from spieltafel.server.db import Database
 from spieltafel.server.ops import metrics
@@ -46,6 +46,7 @@ from spieltafel.server.social.ratings import RatingService
 from spieltafel.server.tables.expiry import ExpiryTimes
 from spieltafel.server.tables.quickplay import QuickPlay
 from spieltafel.server.tables.service import TableService
+from spieltafel.server.tasks import CLOSE_SECONDS, cancel_and_wait
 
 
 @dataclass

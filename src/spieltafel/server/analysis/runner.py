@@ -22,11 +22,12 @@ from spieltafel.server.analysis.hints import hint_seed
 from spieltafel.server.analysis.remote import ANNOUNCE_SECONDS, HintJob, SearchQueue, Taken
 from spieltafel.server.analysis.service import AnalysisService
 from spieltafel.server.analysis.work import hint_for
-from spieltafel.server.bots.jobs import CLOSE_SECONDS, RETRY_SECONDS, cancel_and_wait
+from spieltafel.server.bots.jobs import RETRY_SECONDS
 from spieltafel.server.bots.runners import BotPool
 from spieltafel.server.db.models import AnalysisRow
 from spieltafel.server.errors import NotFound
 from spieltafel.server.tables.service import TableService
+from spieltafel.server.tasks import CLOSE_SECONDS, cancel_and_wait
 
 log = logging.getLogger("spieltafel.server.analysis")
 

@@ -22,7 +22,8 @@ from typing import Any, Protocol, TypeVar
 from spieltafel.bots import make_bot
 from spieltafel.core import all_games, get_game
 from spieltafel.match import choose
-from spieltafel.server.bots.jobs import CLOSE_SECONDS, BotJob, Delivery, JobQueue, cancel_and_wait
+from spieltafel.server.bots.jobs import BotJob, Delivery, JobQueue
+from spieltafel.server.tasks import CLOSE_SECONDS, cancel_and_wait
 
 log = logging.getLogger("spieltafel.server")
 T = TypeVar("T")

@@ -33,13 +33,13 @@ from sqlalchemy.exc import SQLAlchemyError
 from spieltafel.core.gestures import MAX_STEPS, one_of
 from spieltafel.server.accounts.auth import credential_of
 from spieltafel.server.accounts.service import Account, Credential
-from spieltafel.server.bots.jobs import CLOSE_SECONDS, cancel_and_wait
 from spieltafel.server.errors import NotFound, ServiceError
 from spieltafel.server.privacy import CLOSE_NO_TABLE, visible_table
 from spieltafel.server.ratelimit import RateLimits
 from spieltafel.server.services import services_of
 from spieltafel.server.settings import MAX_MESSAGE_BYTES
 from spieltafel.server.tables.live import StateContext
+from spieltafel.server.tasks import CLOSE_SECONDS, cancel_and_wait
 
 router = APIRouter()
 log = logging.getLogger("spieltafel.server")
