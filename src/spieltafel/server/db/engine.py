@@ -51,12 +51,17 @@ MIGRATION_LOCK = 0x53_70_69_65_6C_74
 the other (without it two could both create the schema, and one failed on a duplicate type)."""
 
 
+SQLITE_MIGRATION_WAIT_MS = 120_000
+"""How long a process starting on an SQLite file waits for another's migration (the file's write lock)."""
+
+
 async def migrate(engine: AsyncEngine) -> None:
-    """Create or upgrade the schema to the newest migration. On PostgreSQL under an advisory lock held
-    until the migration's transaction ends: a process that waited for it finds the schema made. On SQLite
-    with foreign keys off, as SQLite's way of changing a table asks (a rebuilt table is dropped and
-    made again: with them on, the drop would cascade to the rows that refer to it); they are checked
-    afterwards and the connection is not used again."""
+    """Create or upgrade the schema to the newest migration, one process after the other. On PostgreSQL under
+    an advisory lock held until the migration's transaction ends: a process that waited for it finds the
+    schema made. On SQLite likewise under the file's write lock (``BEGIN IMMEDIATE``), and with foreign keys
+    off, as SQLite's way of changing a table asks (a rebuilt table is dropped and made again: with them on,
+    the drop would cascade to the rows that refer to it); they are checked afterwards and the connection is
+    not used again."""
     if engine.dialect.name == "sqlite":
         await _migrate_sqlite(engine)
         return
@@ -69,8 +74,14 @@ async def _migrate_sqlite(engine: AsyncEngine) -> None:
     async with engine.connect() as connection:
         await connection.exec_driver_sql("PRAGMA foreign_keys=OFF")  # outside a transaction, or it is ignored
         await connection.commit()
+        await connection.exec_driver_sql(f"PRAGMA busy_timeout={SQLITE_MIGRATION_WAIT_MS}")
+        await connection.commit()
         try:
             async with connection.begin():
+                # Python's sqlite3 begins no transaction before DDL: without this, two processes starting on a
+                # new file both read "no schema" and both created it ("table accounts already exists").
+                # IMMEDIATE takes the write lock at once; the other processes wait here, then find it made.
+                await connection.exec_driver_sql("BEGIN IMMEDIATE")
                 await connection.run_sync(_upgrade)
                 broken = (await connection.exec_driver_sql("PRAGMA foreign_key_check")).all()
                 if broken:
