@@ -263,14 +263,14 @@ class TablePage {
     all[next].focus();
   }
 
-  restoreFocus() {
+  restoreFocus(options = undefined) {
     const all = this.targets();
     const active = document.activeElement;
     const hidden = active && active.closest && active.closest("[hidden]");  // e.g. the chooser's entry just used
     const lost = !active || active === document.body || !document.contains(active) || this.board.contains(active)
       || Boolean(hidden);
     if (!all.length || !lost) return;
-    all[Math.min(this.focusIndex, all.length - 1)].focus();
+    all[Math.min(this.focusIndex, all.length - 1)].focus(options);
   }
 
   undo() {
@@ -571,6 +571,9 @@ class TablePage {
     this.updatePlayers(state.to_act || [], state.chosen || []);
     this.setClocks(state.clocks);
     if (newSeq || focusOnBoard) this.restoreFocus();  // the board was drawn anew: the focus stays on it
+    // The turn is this player's and the focus was lost (on <body>: e.g. a state after a reconnect, with no new
+    // move): back on the board, without scrolling a player who reads elsewhere on the page.
+    else if (this.wasMyTurn) this.restoreFocus({ preventScroll: true });
     // A forced move (the only legal action, e.g. Iquazú's "end" when nothing else is left) plays itself,
     // unless a takeback is still open (then the player may want to take back first) or the player asks first.
     const legal = state.legal || [];
