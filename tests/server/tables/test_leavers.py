@@ -13,6 +13,7 @@ from fastapi.testclient import TestClient
 
 from spieltafel.core import GameRecord, replay
 from spieltafel.server.app import create_app
+from spieltafel.server.bots.runners import BotPool
 from spieltafel.server.tables.clocks import DAY_MS
 
 from ..clocked import FakeClock, first_move, server, state, two_people, until
@@ -155,8 +156,13 @@ async def test_two_processes_sweeping_at_once_handle_a_deadline_once(tmp_path: P
 
 
 async def test_a_move_through_one_process_after_leaving_through_another_is_refused(
-    tmp_path: Path, db_url: str | None
+    tmp_path: Path, db_url: str | None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    async def thinks_for_ever(*_: object) -> int:  # the bot that takes the seat must not move meanwhile: the seq
+        await asyncio.Event().wait()                # below would then change by its move (seen once on CI)
+        raise AssertionError("unreachable")
+
+    monkeypatch.setattr(BotPool, "choose", thinks_for_ever)
     clock = FakeClock()
     async with server(tmp_path, clock, url=db_url) as (_, http), server(tmp_path, clock, url=db_url) as (_, elsewhere):
         table_id, alice, _ = await two_people(http, clock={"pace": "live", "minutes": 5})
