@@ -6,14 +6,14 @@ What is limited, and by what key (the defaults; ``SPIELTAFEL_RATE_LIMITS`` overr
 - ``sign_in_name``: failed sign-ins per account name, in growing steps: 5 a minute, 20 an hour, 100 a day;
   once a step is used up, sign-in for that name waits (429 with ``Retry-After``) until its window moves on.
 - ``sign_in_address``: failed sign-ins per client address (20 a minute, 100 an hour).
+  Sign-ins take turns per name and per address (:meth:`RateLimits.sign_in_turn`): only failures count, so
+  attempts sent together would otherwise all pass the check before any of them had failed.
 - ``accounts``: new accounts per client address; ``tables``: new tables per account;
   ``moves``: moves per account (HTTP and WebSocket together).
 - ``ws_messages``: messages per WebSocket connection (100 in 20 s); past it the socket is closed with 1008.
   Counted by the connection itself (:class:`LocalWindow`), also with Redis: a connection lives in one process.
 - ``reset_address``: password reset requests per client address; ``reset_target``: per name or e-mail
   address asked about (counted whether or not it belongs to anybody, so a refusal tells nothing).
-  Sign-ins take turns per name and per address (:meth:`RateLimits.sign_in_turn`): only failures count, so
-  attempts sent together would otherwise all pass the check before any of them had failed.
 - ``chat``: chat messages per account (5 in 10 s), counted by the chat service in this process and, with
   Redis, also here, so that an account talking through several server processes is counted once.
 """
