@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from .harness import Server, current_seq, new_person, shoot, sign_up, wait_live
 from .test_browser import _api, _token
@@ -179,6 +180,25 @@ def test_a_destination_with_alternatives_opens_the_chooser_and_u_takes_back_the_
     dora.context.close()
 
 
+FOCUS_ON_BOARD = (
+    "() => document.querySelector('.result-table') || document.getElementById('board').contains(document.activeElement)"
+)
+WHERE_THE_FOCUS_IS = (
+    "() => ({ active: document.activeElement ? document.activeElement.outerHTML.slice(0, 160) : null,"
+    " banner: (document.getElementById('turn-banner') || {}).className,"
+    " targets: window.spieltafelTable ? window.spieltafelTable.targets().length : null,"
+    " seq: window.spieltafelTable ? window.spieltafelTable.seq : null, url: location.pathname })"
+)
+
+
+def _wait_for_focus_on_board(page: Any) -> None:
+    """Until the focus is on a board target or the game is over; on a timeout, say where the focus is instead."""
+    try:
+        page.wait_for_function(FOCUS_ON_BOARD)
+    except PlaywrightTimeoutError as error:
+        raise AssertionError(f"the focus is not on the board: {page.evaluate(WHERE_THE_FOCUS_IS)}") from error
+
+
 def keyboard_game(server: Server, browser: Any, name: str, body: dict[str, Any], seed: int) -> tuple[int, int]:
     """A whole game at table ``body`` played by one person with arrows, Enter and Tab alone; (keys, moves)."""
     page = new_person(browser)
@@ -196,8 +216,12 @@ def keyboard_game(server: Server, browser: Any, name: str, body: dict[str, Any],
             )
             if page.locator(".result-table").count():
                 break
-            # after every move (and when the turn comes) the focus is on a board target, never on <body>
-            page.wait_for_function("() => document.getElementById('board').contains(document.activeElement)")
+            # after every move (and when the turn comes) the focus is on a board target, never on <body>; the
+            # game's last move may still reload the page meanwhile (after a chooser's entry, whose focus left
+            # the board), and the game-over page has a board without targets
+            _wait_for_focus_on_board(page)
+            if page.locator(".result-table").count():
+                break
             seq = current_seq(page)
             page.wait_for_timeout(200)  # a person's pace: the socket takes at most 100 messages in 20 s
             # the game's last move reloads the page: the game-over page has no table script (and no targets)
