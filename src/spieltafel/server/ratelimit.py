@@ -73,11 +73,15 @@ class RateLimited(ServiceError):
 
 
 def limits_from(overrides: Mapping[str, str]) -> dict[str, list[RateLimitItem]]:
-    """The limits in force: the defaults with ``overrides`` (unknown names or bad strings raise ValueError)."""
+    """The limits in force: the defaults with ``overrides`` (unknown names or bad strings raise ValueError),
+    each limit's windows shortest first (the order in which :meth:`RateLimits.hit` counts them)."""
     unknown = set(overrides) - set(DEFAULT_LIMITS)
     if unknown:
         raise ValueError(f"unknown rate limits {sorted(unknown)}; known: {', '.join(DEFAULT_LIMITS)}")
-    return {name: parse_many(overrides.get(name, text)) for name, text in DEFAULT_LIMITS.items()}
+    return {
+        name: sorted(parse_many(overrides.get(name, text)), key=lambda item: item.get_expiry())
+        for name, text in DEFAULT_LIMITS.items()
+    }
 
 
 def storage_for(redis_url: str | None, site_prefix: str = "spieltafel") -> Storage:
@@ -176,6 +180,8 @@ class RateLimits:
         self.storage = storage_for(redis_url, site_prefix)
         self.limiter = MovingWindowRateLimiter(self.storage)
         self.batched = BatchedHits(self.storage) if isinstance(self.storage, RedisStorage) else None
+        self._redis_bridge: Any = self.storage.bridge if isinstance(self.storage, RedisStorage) else None
+        """``limits``' Redis bridge (its client and key prefix), for the sign-in turns' locks; None in memory."""
         self._local_turns: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         """Sign-in turns in this process (no Redis): a lock lives while somebody holds or waits for it."""
 
@@ -200,7 +206,7 @@ class RateLimits:
         between one's check and its count. A window that is full refuses, and the longer windows after it
         count nothing; the shorter ones before it keep the refused request's count, which errs on the side
         of refusing and lasts less than the full window's own wait."""
-        for item in sorted(self.limits[kind], key=lambda each: each.get_expiry()):
+        for item in self.limits[kind]:  # shortest first (limits_from)
             if not await self.limiter.hit(item, kind, key):
                 raise RateLimited(what, await self._wait(item, kind, key))
 
@@ -228,9 +234,9 @@ class RateLimits:
 
     @asynccontextmanager
     async def _turn(self, key: str) -> AsyncIterator[None]:
-        if self.batched is not None:  # Redis: redis-py's lock, which expires if its holder dies
-            lock = self.batched.bridge.get_connection().lock(
-                self.batched.bridge.prefixed_key(key), timeout=SIGN_IN_TURN_SECONDS, sleep=0.02,
+        if self._redis_bridge is not None:  # Redis: redis-py's lock, which expires if its holder dies
+            lock = self._redis_bridge.get_connection().lock(
+                self._redis_bridge.prefixed_key(key), timeout=SIGN_IN_TURN_SECONDS, sleep=0.02,
                 blocking_timeout=SIGN_IN_WAIT_SECONDS,
             )
             if not await lock.acquire():

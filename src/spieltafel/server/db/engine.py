@@ -73,7 +73,6 @@ async def migrate(engine: AsyncEngine) -> None:
 async def _migrate_sqlite(engine: AsyncEngine) -> None:
     async with engine.connect() as connection:
         await connection.exec_driver_sql("PRAGMA foreign_keys=OFF")  # outside a transaction, or it is ignored
-        await connection.commit()
         await connection.exec_driver_sql(f"PRAGMA busy_timeout={SQLITE_MIGRATION_WAIT_MS}")
         await connection.commit()
         try:
