@@ -106,23 +106,18 @@ PLAYOUT_DEPTH: Final = 8
 ``PLAYOUT_DEPTHS`` for the player count."""
 
 
-def game_values(game: str) -> tuple[Values | None, float | None]:
-    """The game's heuristic per-seat values (``heuristics.values``) and the noise of those values
-    (``heuristics.TEMPERATURE``, in the values' own unit), where the game has them."""
+def game_heuristics(game: str, players: int) -> tuple[Values | None, float | None, int | None]:
+    """From the game's heuristics module, one look-up: its per-seat values (``heuristics.values``), the
+    noise of those values (``heuristics.TEMPERATURE``, in the values' own unit) and its playout depth with
+    ``players`` players (``heuristics.PLAYOUT_DEPTHS``: random actions before the values judge, or None: to
+    the end of the game, the values unused). A game without them: None, None and ``PLAYOUT_DEPTH``."""
     module = kit_of(get_game(game)).heuristics_module()
     if module is None:
-        return None, None
+        return None, None, PLAYOUT_DEPTH
     values: Values | None = getattr(module, "values", None)
     temperature: float | None = getattr(module, "TEMPERATURE", None)
-    return values, temperature
-
-
-def game_playout_depth(game: str, players: int) -> int | None:
-    """The game's playout depth with ``players`` players (``heuristics.PLAYOUT_DEPTHS``: random actions
-    before the heuristic judges, or None: to the end of the game, the heuristic unused), else 8."""
-    module = kit_of(get_game(game)).heuristics_module()
-    depths: dict[int, int | None] = getattr(module, "PLAYOUT_DEPTHS", {}) if module is not None else {}
-    return depths.get(players, PLAYOUT_DEPTH)
+    depths: dict[int, int | None] = getattr(module, "PLAYOUT_DEPTHS", {})
+    return values, temperature, depths.get(players, PLAYOUT_DEPTH)
 
 
 class IsmctsBot:
@@ -178,9 +173,9 @@ class IsmctsBot:
 
     def _prepare(self, first: State) -> None:
         """The game's heuristic, playout depth and temperature, for this search."""
-        values, temperature = game_values(first.game.name)
+        values, temperature, game_depth = game_heuristics(first.game.name, first.players)
         depth = self.rollout_depth
-        self._depth = game_playout_depth(first.game.name, first.players) if depth == GAME_DEPTH else depth
+        self._depth = game_depth if depth == GAME_DEPTH else depth
         self._values = values if self._depth is not None else None
         self._temperature = self.temperature or temperature or 4.0
 
