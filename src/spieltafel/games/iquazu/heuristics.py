@@ -29,14 +29,15 @@ TILE_VALUE: Final = tuple(worth if effect == "points" else TILE_WORTH[effect] fo
 """What one bonus tile of each kind is worth: points tiles at face value, usable tiles typically."""
 TEMPERATURE = 4.0
 """How uncertain the values are, in points: the softmax temperature of search bots' cut-off rewards."""
-PLAYOUT_DEPTHS: Final[dict[int, int | None]] = {2: 8, 3: 8, 4: None}
+PLAYOUT_DEPTHS: Final[dict[int, int | None]] = {2: 8, 3: None, 4: None}
 """Random actions a search bot's playout makes before these values judge the position, by player count;
-None: the playout runs to the end of the game and the values are not used. Four-player: at 1 s per move
-against OpenSpiel's ISMCTS at the three other seats, playouts to the end won 53.8% of 40 games, where the
-8-action playouts had won 29.6% of the same 40 deals and seats (fair share 25%; docs/bots.md, issue 29).
-(With four players 8 random actions are two per seat; why the values judge such positions worse than a
-random game to the end, which costs about seven times as much, was not examined.) Two- and three-player
-keep the 8 actions they were measured with."""
+None: the playout runs to the end of the game and the values are not used. At 1 s per move against
+OpenSpiel's ISMCTS at every other seat (docs/bots.md, issue 29), on the same deals and seats: four-player,
+playouts to the end won 53.8% of 40 games where 8-action playouts had won 29.6% (fair share 25%);
+three-player, 79.2% of 24 where 8-action playouts had won 60.4% (fair share 33.3%). (With three or four
+players 8 random actions are two or three per seat; why the values judge such positions worse than a random
+game to the end, which costs about seven times as much with four players, was not examined.) Two-player
+keeps the 8 actions it was measured with (95.2% of 21)."""
 
 
 def seat_value(s: State, seat: int) -> float:
