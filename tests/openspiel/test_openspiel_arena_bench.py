@@ -26,6 +26,12 @@ def test_seatings_and_deals(script: Callable[[str], ModuleType]) -> None:
     assert bench.seats(by_seat) == "5.5/8 · 2.33/5 · 0/4"  # a three-way tie's third, to two decimals
 
 
+def test_short_moves_keep_two_significant_digits(script: Callable[[str], ModuleType]) -> None:
+    bench = script(SCRIPT)
+    assert [bench.figure(ms, 0, 10) for ms in (385.4, 10.0, 5.43, 0.3734, 0.0)] == ["385", "10", "5.4", "0.37", "0"]
+    assert [bench.figure(s, 2, 0.1) for s in (1.404, 0.1, 0.0195, 0.00195)] == ["1.40", "0.10", "0.019", "0.0019"]
+
+
 def test_every_seat_is_played_once_and_the_table_adds_the_games_up(
     tmp_path: Path, script: Callable[[str], ModuleType]
 ) -> None:
