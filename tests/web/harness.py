@@ -193,6 +193,32 @@ def current_seq(page: Any) -> Any:
     return page.evaluate("() => window.spieltafelTable ? window.spieltafelTable.seq : null")
 
 
+TURN_SNAPSHOT = (
+    "() => { const t = window.spieltafelTable; const banner = document.querySelector('#turn-banner');"
+    " return t ? [t.seq, Boolean(banner && banner.classList.contains('mine')), Boolean(t.busy)] : null; }"
+)
+"""One page's position, read at one moment: its seq, whether its banner says "your turn", a move in flight."""
+
+
+def whose_turn(*pages: Any, timeout: float = 30.0) -> Any:
+    """The page whose player is to move, once all ``pages`` show the same position: the same seq, no move in
+    flight, and "your turn" on exactly one page.
+
+    Asking the pages one after the other is not one look at the table. A state the server sends reaches one page
+    before the other: when a forced move plays itself (Iquazú's "end", sent by the page as soon as it is the only
+    move), the next player's page can say "your turn" while the page that sent it still says so too."""
+    deadline = time.monotonic() + timeout
+    while True:
+        seen = [page.evaluate(TURN_SNAPSHOT) for page in pages]
+        if all(seen) and len({s[0] for s in seen}) == 1 and not any(s[2] for s in seen):
+            movers = [page for page, s in zip(pages, seen, strict=True) if s[1]]
+            if len(movers) == 1:
+                return movers[0]
+        if time.monotonic() > deadline:
+            raise AssertionError(f"no single player to move after {timeout:.0f} s: [seq, your turn, busy] {seen}")
+        time.sleep(0.05)
+
+
 def play_one(page: Any, rng: random.Random, keyboard: bool = False) -> None:
     """Make one move as a person does: a target on the board (or the move list), then the chooser where it
     opens, and Confirm where the player asked to confirm each move (by default a click plays)."""

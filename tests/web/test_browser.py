@@ -23,6 +23,7 @@ from .harness import (
     sign_up,
     wait_for,
     wait_live,
+    whose_turn,
 )
 
 
@@ -89,13 +90,12 @@ def test_two_people_play_iquazu_live(server: Server, browser: Any, shots: Path) 
     anna.evaluate("() => { window.notReloaded = true; }")
 
     for move in range(8):
-        mover, other = (anna, ben) if my_turn(anna) else (ben, anna)
-        assert my_turn(mover) and not my_turn(other)
+        mover = whose_turn(anna, ben)  # both pages at the same seq, "your turn" on exactly one
+        other = ben if mover is anna else anna
         before = current_seq(other)
         play_one(mover, rng, keyboard=move % 2 == 1)
         # The other sees the move without reloading: a new seq, the move in words.
         other.wait_for_function("(seq) => window.spieltafelTable.seq !== seq", arg=before)
-        wait_for(lambda: my_turn(anna) or my_turn(ben))
         assert other.evaluate("() => window.notReloaded") is True
         assert other.locator("#event-list li.latest").inner_text().strip()
         if move == 3:
