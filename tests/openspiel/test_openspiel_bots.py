@@ -68,7 +68,18 @@ def test_a_tournament_seats_openspiel_bots_beside_ours() -> None:
 
 
 @pytest.mark.parametrize(
-    "name", ["openspiel-foo", "openspiel-ismcts:abc", "openspiel-ismcts:0s", "openspiel-random:5", "ismcts:-3"]
+    "name",
+    [
+        "openspiel-foo",
+        "openspiel-ismcts:abc",
+        "openspiel-ismcts:0s",
+        "openspiel-random:5",
+        "ismcts:-3",
+        "openspiel-ismcts:5:rollouts=fast",
+        "openspiel-ismcts:5:6",
+        "openspiel-ismcts::rollouts=engine",
+        "openspiel-random:rollouts=engine",
+    ],
 )
 def test_bad_names_are_refused_in_one_line(name: str) -> None:
     with pytest.raises(SpieltafelError) as error:
@@ -99,9 +110,89 @@ def test_our_ismcts_takes_its_search_settings_for_experiments() -> None:
 
 @pytest.mark.parametrize(
     "name",
-    ["ismcts:1s:depth=-1", "ismcts:1s:depth=x", "ismcts:1s:temperature=0", "ismcts:1s:width=3",
-     "ismcts:1s:depth=4:depth=5", "ismcts:1s:", "ismcts:1s:temperature=inf"],
+    [
+        "ismcts:1s:depth=-1",
+        "ismcts:1s:depth=x",
+        "ismcts:1s:temperature=0",
+        "ismcts:1s:width=3",
+        "ismcts:1s:depth=4:depth=5",
+        "ismcts:1s:",
+        "ismcts:1s:temperature=inf",
+    ],
 )
 def test_bad_search_settings_are_refused_with_what_is_allowed(name: str) -> None:
     with pytest.raises(SpieltafelError, match=r"give depth=N .* and temperature=T"):
         make_bot(name)
+
+
+def _positions(game_name: str, count: int, seed: int) -> list[tuple[object, int]]:
+    """``count`` positions of random games of ``game_name`` (the engine state and a seat to act)."""
+    game = get_game(game_name)
+    rng = Rng(seed)
+    positions = []
+    for index in range(count):
+        state = game.new_state(game.min_players if game.name != "niagara" else 3, seed=seed + index)
+        for _ in range(rng.below(60)):
+            if state.is_over:
+                break
+            seat = state.seats_to_act()[0]
+            state.apply(seat, rng.choice(state.legal_actions(seat)))
+        if not state.is_over:
+            positions.append((state, state.seats_to_act()[0]))
+    return positions
+
+
+@pytest.mark.parametrize("game_name", ["iquazu", "haleakala", "niagara"])
+def test_engine_rollouts_draw_what_openspiels_rollouts_draw(game_name: str) -> None:
+    """``rollouts=engine``: from the same position and generator, the same returns, and the generator
+    left where OpenSpiel's own rollout leaves it (so the search that follows draws the same too)."""
+    import numpy as np
+    from open_spiel.python.algorithms import mcts
+
+    from spieltafel.openspiel.bots import EngineRolloutEvaluator
+    from spieltafel.openspiel.games import load, wrap
+
+    positions = _positions(game_name, 12, seed=40)
+    assert len(positions) >= 8
+    decided = 0
+    for index, (state, _) in enumerate(positions):
+        game = load(
+            state.game, state.players, **state.options, **({"turn_based": True} if state.game.simultaneous else {})
+        )
+        theirs = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(index))
+        ours = EngineRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(index))
+        expected = theirs.evaluate(wrap(game, state.clone()))
+        got = ours.evaluate(wrap(game, state.clone()))
+        assert got.tolist() == expected.tolist()
+        assert abs(sum(got)) < 1e-9
+        decided += any(got)
+        assert ours._random_state.randint(1 << 30) == theirs._random_state.randint(1 << 30)
+    assert decided >= 3, "most rollouts end with a winner (Niagara's random games often tie at 0 gems)"
+
+
+@pytest.mark.parametrize("game_name", ["iquazu", "haleakala", "niagara"])
+def test_engine_rollouts_leave_openspiels_choices_unchanged(game_name: str) -> None:
+    """The same bot with and without ``rollouts=engine`` chooses the same action at every position."""
+    positions = _positions(game_name, 4, seed=70)
+    for index, (state, seat) in enumerate(positions):
+        for kind in ("openspiel-ismcts:6", "openspiel-mcts:6"):
+            plain = choose(make_bot(kind, seed=index), state, seat)
+            fast = choose(make_bot(f"{kind}:rollouts=engine", seed=index), state, seat)
+            assert fast == plain, (kind, index)
+
+
+def test_a_whole_game_replays_the_same_with_engine_rollouts() -> None:
+    """Haleakala from the first move to the end: every action of ``openspiel-ismcts:5`` the same."""
+    records = []
+    for name in ("openspiel-ismcts:5", "openspiel-ismcts:5:rollouts=engine"):
+        bots = [make_bot(name, seed=8), make_bot("greedy", seed=8)]
+        state = get_game("haleakala").new_state(2, seed=12)
+        actions = []
+        while not state.is_over:
+            seat = state.seats_to_act()[0]
+            action = choose(bots[seat], state, seat)
+            state.apply(seat, action)
+            actions.append(action)
+        records.append((actions, state.winners()))
+    assert records[0] == records[1]
+    assert len(records[0][0]) > 10

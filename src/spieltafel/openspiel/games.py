@@ -277,6 +277,10 @@ class SpieltafelState(pyspiel.State):  # type: ignore[misc]
         twin._length = self._length
         return twin
 
+    def decisions_left(self) -> int:
+        """How many more decisions the length cap (``max_game_length``) allows."""
+        return self._max_length - self._length
+
     def view_string(self, seat: int | None) -> str:
         """``State.view(seat)`` as canonical JSON (a spectator's view for None; ``{}`` before the deal)."""
         if not self.dealt:
