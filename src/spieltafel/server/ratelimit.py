@@ -179,8 +179,9 @@ class RateLimits:
         self.limits = limits_from(overrides or {})
         self.storage = storage_for(redis_url, site_prefix)
         self.limiter = MovingWindowRateLimiter(self.storage)
-        self.batched = BatchedHits(self.storage) if isinstance(self.storage, RedisStorage) else None
-        self._redis_bridge: Any = self.storage.bridge if isinstance(self.storage, RedisStorage) else None
+        redis = self.storage if isinstance(self.storage, RedisStorage) else None
+        self.batched = None if redis is None else BatchedHits(redis)
+        self._redis_bridge: Any = None if redis is None else redis.bridge
         """``limits``' Redis bridge (its client and key prefix), for the sign-in turns' locks; None in memory."""
         self._local_turns: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         """Sign-in turns in this process (no Redis): a lock lives while somebody holds or waits for it."""
