@@ -30,6 +30,7 @@ CATEGORIES = {  # Haleakala's category names begin so, in each language
     "de": ("Statuen auf ", "mehr Fischkörbe", "Perlen", "Nautilus", "Muscheln", "Wertungskarte „"),
     "nl": ("standbeelden op ", "meer vismanden", "parels", "nautilus", "schelpen", "puntenkaart ‘"),
 }
+WINNER = {"en": "winner", "de": "Sieger", "nl": "winnaar"}
 GEMS = {"en": "gems banked: ", "de": "gesicherte Edelsteine: ", "nl": "geborgen edelstenen: "}
 GEM_VALUE = {"en": "gem value: ", "de": "Edelsteinwert: ", "nl": "edelsteenwaarde: "}
 
@@ -113,6 +114,12 @@ def test_the_game_over_page_breaks_the_score_down(server: Server, browser: Any, 
             width = page.evaluate("() => document.querySelector('.breakdown-row td').getBoundingClientRect().width")
             assert width >= 300, (lang, width)  # the row's full width, not a narrow column's
             assert inline.all_inner_texts() == rows.nth(0).locator(".breakdown-line").all_text_contents()
+            # phone: the user name on one line (not broken letter by letter in a narrow column); "winner" under it
+            own = page.locator(f".result-table th[scope='row'] a[href='/players/{name}']")
+            assert own.evaluate("a => a.getClientRects().length") == 1, (lang, own.inner_text())
+            assert not page.locator(".result-table thead th.result-col").is_visible()
+            winners = page.locator(".result-table th[scope='row'] .result-inline:visible").all_inner_texts()
+            assert winners and all(x == f"★ {WINNER[lang]}" for x in winners), (lang, winners)
             page.set_viewport_size({"width": 1280, "height": 800})
             if lang == shot_lang:
                 shoot(page, shots, f"polish-{game}-over-{lang}")
