@@ -170,6 +170,27 @@ def test_engine_rollouts_draw_what_openspiels_rollouts_draw(game_name: str) -> N
     assert decided >= 3, "most rollouts end with a winner (Niagara's random games often tie at 0 gems)"
 
 
+@pytest.mark.parametrize("rollouts, max_length", [(3, None), (2, 40), (1, 0)])
+def test_engine_rollouts_average_and_stop_as_openspiels(rollouts: int, max_length: int | None) -> None:
+    """Several rollouts averaged, and OpenSpiel's own length limit (checked after an action: a limit of 0
+    still takes one), give what OpenSpiel's evaluator gives."""
+    import numpy as np
+    from open_spiel.python.algorithms import mcts
+
+    from spieltafel.openspiel.bots import EngineRolloutEvaluator
+    from spieltafel.openspiel.games import load, wrap
+
+    for index, (state, _) in enumerate(_positions("haleakala", 6, seed=90)):
+        game = load(state.game, state.players)
+        made = [
+            kind(n_rollouts=rollouts, random_state=np.random.RandomState(index), max_length=max_length)
+            for kind in (mcts.RandomRolloutEvaluator, EngineRolloutEvaluator)
+        ]
+        theirs, ours = (evaluator.evaluate(wrap(game, state.clone())) for evaluator in made)
+        assert ours.tolist() == theirs.tolist()
+        assert made[0]._random_state.randint(1 << 30) == made[1]._random_state.randint(1 << 30)
+
+
 @pytest.mark.parametrize("game_name", ["iquazu", "haleakala", "niagara"])
 def test_engine_rollouts_leave_openspiels_choices_unchanged(game_name: str) -> None:
     """The same bot with and without ``rollouts=engine`` chooses the same action at every position."""

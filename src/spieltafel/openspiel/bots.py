@@ -80,23 +80,32 @@ class TimedISMCTSBot(ismcts.ISMCTSBot):  # type: ignore[misc]
 
 
 class EngineRolloutEvaluator(mcts.RandomRolloutEvaluator):  # type: ignore[misc]
-    """OpenSpiel's ``RandomRolloutEvaluator`` (one rollout, no length limit of its own) run on the engine
-    state directly: the same actions from the same draws, faster.
+    """OpenSpiel's ``RandomRolloutEvaluator`` run on the engine state directly: the same actions from the
+    same draws, faster.
 
     OpenSpiel's rollout takes ``random_state.choice(state.legal_actions())``, which draws
     ``random_state.randint(0, len(legal))`` (NumPy's ``RandomState.choice`` without weights); this one
     draws that number and takes that action. A turn-based state's player is the engine's first seat to
     act; chance happens inside the engine's ``step`` with the state's own generator, as in the adapter.
-    The rollout ends where the OpenSpiel state is terminal (the game is over, or the length cap is
-    reached) and returns what its ``returns()`` would. Other states (the root chance node, a
-    simultaneous node) go to OpenSpiel's own rollout.
+    A rollout ends where the OpenSpiel state is terminal (the game is over, or the state's length cap is
+    reached) or after the evaluator's ``max_length`` actions, and counts what the state's ``returns()``
+    would; the evaluation is the mean over ``n_rollouts``, as OpenSpiel's. Other states (the root chance
+    node, a simultaneous node) go to OpenSpiel's own rollout.
     """
 
     def evaluate(self, state: Any) -> Any:
         if not isinstance(state, SpieltafelState) or not state.dealt or state.current_player() < 0:
             return super().evaluate(state)
-        engine = state.engine.clone()
-        left = state.decisions_left()
+        result = None
+        for _ in range(self.n_rollouts):
+            returns = self._rollout(state.engine.clone(), state.decisions_left())
+            result = returns if result is None else result + returns
+        return result / self.n_rollouts
+
+    def _rollout(self, engine: State, left: int) -> Any:
+        """One random game from ``engine`` (changed in place) for at most ``left`` actions; its returns."""
+        if self.max_length is not None:
+            left = min(left, max(1, self.max_length))  # OpenSpiel checks its limit after an action
         draw = self._random_state.randint
         while left > 0 and not engine.is_over:
             seat = engine.seats_to_act()[0]
