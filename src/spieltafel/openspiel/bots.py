@@ -48,6 +48,10 @@ DEFAULT_SECONDS = 1.0
 UCT_C = 2.0
 MIN_SIMULATIONS = 2
 """OpenSpiel's searches need two simulations per move: the first only expands the root."""
+WORD = 1 << 32
+"""NumPy's ``randint(0, WORD, dtype=np.uint32)`` returns the generator's next raw 32-bit word as it is."""
+WORDS_AT_ONCE = 1024
+"""Raw words fetched at a time by the engine rollouts (the unused ones are given back)."""
 
 
 class TimedISMCTSBot(ismcts.ISMCTSBot):  # type: ignore[misc]
@@ -85,7 +89,10 @@ class EngineRolloutEvaluator(mcts.RandomRolloutEvaluator):  # type: ignore[misc]
 
     OpenSpiel's rollout takes ``random_state.choice(state.legal_actions())``, which draws
     ``random_state.randint(0, len(legal))`` (NumPy's ``RandomState.choice`` without weights); this one
-    draws that number and takes that action. A turn-based state's player is the engine's first seat to
+    draws that number and takes that action. The draws are replayed from the generator's raw 32-bit words,
+    fetched in blocks, as NumPy's legacy ``randint`` makes them (the word masked to the bit length of
+    ``count - 1``, again until it is below ``count``; no word when ``count`` is 1), and the generator is then
+    set to where the draws one by one would leave it. A turn-based state's player is the engine's first seat to
     act; chance happens inside the engine's ``step`` with the state's own generator, as in the adapter.
     A rollout ends where the OpenSpiel state is terminal (the game is over, or the state's length cap is
     reached) or after the evaluator's ``max_length`` actions, and counts what the state's ``returns()``
@@ -106,12 +113,28 @@ class EngineRolloutEvaluator(mcts.RandomRolloutEvaluator):  # type: ignore[misc]
         """One random game from ``engine`` (changed in place) for at most ``left`` actions; its returns."""
         if self.max_length is not None:
             left = min(left, max(1, self.max_length))  # OpenSpiel checks its limit after an action
-        draw = self._random_state.randint
+        random_state = self._random_state
+        start = random_state.get_state()
+        words: list[int] = []
+        used = 0
         while left > 0 and not engine.is_over:
             seat = engine.seats_to_act()[0]
             legal = engine.legal_actions(seat)
-            engine.step(seat, legal[draw(0, len(legal))])
+            count = len(legal)
+            index = 0
+            if count > 1:  # NumPy's randint(0, count): 32-bit words masked, until one is below count
+                mask = (1 << (count - 1).bit_length()) - 1
+                index = count
+                while index >= count:
+                    if used == len(words):
+                        words += random_state.randint(0, WORD, size=WORDS_AT_ONCE, dtype=np.uint32).tolist()
+                    index = words[used] & mask
+                    used += 1
+            engine.step(seat, legal[index])
             left -= 1
+        random_state.set_state(start)  # then on by exactly the words used, as the draws one by one leave it
+        if used:
+            random_state.randint(0, WORD, size=used, dtype=np.uint32)
         if not engine.is_over:
             return np.zeros(engine.players)
         return np.array(returns_for(engine.winners(), engine.players))
