@@ -1,5 +1,5 @@
 """How a service's refusal is answered through the API: JSON ``{"detail": {"code", "message"}}`` with its
-status code (pages get a page instead: ``web.pages.refusal_page``)."""
+status code (pages get a page instead: ``web.error_pages.refusal_page``)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from spieltafel.server.ratelimit import RateLimited
 
 
 async def service_error_json(_request: Request, error: Exception) -> JSONResponse:
-    """A service refusal in the API's JSON shape (pages get a page: ``web.pages.refusal_page``)."""
+    """A service refusal in the API's JSON shape (pages get a page: ``web.error_pages.refusal_page``)."""
     assert isinstance(error, ServiceError)
     headers = {"WWW-Authenticate": "Bearer"} if error.status == 401 else None
     if isinstance(error, RateLimited):

@@ -27,21 +27,28 @@ def install(app: FastAPI) -> None:
         account,
         analysis_pages,
         board,
+        error_pages,
         i18n,
         learn,
         leaving_pages,
+        lobby,
         moderation_page,
-        pages,
+        new_table,
         profiles,
         recovery_pages,
         replay,
         rules,
+        sign_in,
+        table_pages,
     )
     from spieltafel.server.web.security import PageMiddleware, server_error
 
     i18n.load_all()
     app.mount("/static", StaticFiles(directory=str(STATIC_DIR)), name="static")
-    app.include_router(pages.router)
+    app.include_router(sign_in.router)
+    app.include_router(lobby.router)
+    app.include_router(new_table.router)  # before the table pages: /tables/new is not /tables/{table_id}
+    app.include_router(table_pages.router)
     app.include_router(profiles.router)
     app.include_router(account.router)
     app.include_router(recovery_pages.router)
@@ -57,7 +64,7 @@ def install(app: FastAPI) -> None:
         app.state.state_decorators = decorators
     if board.decorate not in decorators:
         decorators.append(board.decorate)
-    app.add_exception_handler(StarletteHTTPException, pages.not_found_page)
-    app.add_exception_handler(ServiceError, pages.refusal_page)
+    app.add_exception_handler(StarletteHTTPException, error_pages.not_found_page)
+    app.add_exception_handler(ServiceError, error_pages.refusal_page)
     app.add_exception_handler(Exception, server_error)
     app.add_middleware(PageMiddleware, fastapi_app=app)

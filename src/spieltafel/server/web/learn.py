@@ -29,8 +29,8 @@ from spieltafel.server.errors import ServiceError
 from spieltafel.server.numbers import BadNumber, parse_int
 from spieltafel.server.services import services_of
 from spieltafel.server.web import board, i18n
-from spieltafel.server.web.pages import error_text
 from spieltafel.server.web.templating import account_of, gettext_of, language_of, render
+from spieltafel.server.web.texts import error_text
 
 router = APIRouter(include_in_schema=False)  # pages, not the JSON API
 P = ParamSpec("P")

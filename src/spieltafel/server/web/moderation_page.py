@@ -15,9 +15,9 @@ from spieltafel.server.numbers import BadNumber, parse_int
 from spieltafel.server.privacy import TableNumber
 from spieltafel.server.services import services_of
 from spieltafel.server.social.moderation import ModerationService
-from spieltafel.server.web.pages import error_text
 from spieltafel.server.web.security import form_of
 from spieltafel.server.web.templating import account_of, gettext_of, number_refused, render
+from spieltafel.server.web.texts import error_text
 
 router = APIRouter(include_in_schema=False)
 MUTE_CHOICES = (10, 60, 24 * 60, 7 * 24 * 60)

@@ -74,7 +74,7 @@ def rating_plot(history: Sequence[dict[str, Any]], label: str) -> Markup:
 
 
 def _player_label(entry: dict[str, Any], gettext: Callable[[str], str]) -> str:
-    from spieltafel.server.web.pages import bot_level_name
+    from spieltafel.server.web.texts import bot_level_name
 
     if entry["kind"] == "bot":
         return gettext("Bot (%(level)s)") % {"level": bot_level_name(str(entry["name"]), gettext)}

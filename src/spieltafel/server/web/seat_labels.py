@@ -32,7 +32,7 @@ def raw_seat_name(entry: Mapping[str, Any]) -> str:
 
 def who(raw: str, gettext: Gettext) -> str:
     """Who played a seat, in words."""
-    from .pages import bot_level_name
+    from .texts import bot_level_name
 
     def bot(level: str) -> str:
         return gettext("Bot (%(level)s)") % {"level": bot_level_name(level, gettext)}

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import Request
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, RedirectResponse
 from jinja2 import BaseLoader, ChoiceLoader, Environment, FileSystemLoader, FunctionLoader, select_autoescape
 
 from spieltafel.core import UnknownGameError, all_games, get_game, kit_of
@@ -156,3 +156,15 @@ def _current_path(request: Request) -> str:
     if request.url.query:
         path += "?" + request.url.query
     return path
+
+
+def redirect(url: str) -> RedirectResponse:
+    """A "see other" answer to a form: the browser asks for ``url`` with GET."""
+    return RedirectResponse(url, status_code=303)
+
+
+def safe_next(value: str | None, default: str = "/") -> str:
+    """A local path to go back to (never another site)."""
+    if not value or not value.startswith("/") or value.startswith("//") or "\\" in value or "\n" in value:
+        return default
+    return value
