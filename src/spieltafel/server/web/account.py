@@ -10,13 +10,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 
 from spieltafel.server.accounts.auth import start_session
 from spieltafel.server.errors import Forbidden, ServiceError
 from spieltafel.server.services import services_of
 from spieltafel.server.web.security import form_of
-from spieltafel.server.web.templating import account_of, gettext_of, render
+from spieltafel.server.web.templating import account_of, gettext_of, redirect, render
 
 router = APIRouter(include_in_schema=False)
 
@@ -28,7 +28,7 @@ def _accounts(request: Request) -> Any:
 async def page(request: Request, status: int = 200, **context: Any) -> Response:
     me = account_of(request)
     if me is None:
-        return RedirectResponse("/signin?next=/account", status_code=303)
+        return redirect("/signin?next=/account")
     tokens = await _accounts(request).tokens(me)
     notifier = services_of(request).notifier
     values = {
@@ -80,7 +80,7 @@ async def change_password(request: Request) -> Response:
     except ServiceError:
         weak = sent.gettext("That password is too common or too weak. Please choose another.")
         return await sent.refused(request, 422, weak)
-    response = RedirectResponse("/account?changed=1", status_code=303)
+    response = redirect("/account?changed=1")
     await start_session(request, response, sent.me)
     return response
 
@@ -95,7 +95,7 @@ async def set_email(request: Request) -> Response:
         await services_of(request).recovery.set_email(sent.me, sent.form.get("email", ""))
     except ServiceError:
         return await sent.refused(request, 422, sent.gettext("That does not look like an e-mail address."))
-    return RedirectResponse("/account?email=1", status_code=303)
+    return redirect("/account?email=1")
 
 
 @router.post("/account/confirm-moves", response_class=HTMLResponse)
@@ -116,7 +116,7 @@ async def set_confirm_moves(request: Request) -> Response:
     await _accounts(request).set_confirm_moves(me, choice == "on")
     if wants_json:
         return JSONResponse({"confirm_moves": choice == "on"})
-    return RedirectResponse("/account?confirm=1", status_code=303)
+    return redirect("/account?confirm=1")
 
 
 @router.post("/account/tokens", response_class=HTMLResponse)
@@ -137,4 +137,4 @@ async def revoke_token(request: Request, token_id: int) -> Response:
         await _accounts(request).revoke_token(sent.me, token_id)
     except ServiceError:
         return await sent.refused(request, 404, sent.gettext("There is no such token."))
-    return RedirectResponse("/account", status_code=303)
+    return redirect("/account")

@@ -19,7 +19,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, ParamSpec
 
 from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 
 from spieltafel.core import Game, UnknownGameError, all_games, get_game
 from spieltafel.core.events import Event
@@ -29,7 +29,7 @@ from spieltafel.server.errors import ServiceError
 from spieltafel.server.numbers import BadNumber, parse_int
 from spieltafel.server.services import services_of
 from spieltafel.server.web import board, i18n
-from spieltafel.server.web.templating import account_of, gettext_of, language_of, render
+from spieltafel.server.web.templating import account_of, gettext_of, language_of, redirect, render
 from spieltafel.server.web.texts import error_text
 
 router = APIRouter(include_in_schema=False)  # pages, not the JSON API
@@ -99,7 +99,7 @@ def _player(request: Request, name: str) -> tuple[Game, Any]:
     game, _ = _lookup(request, name)
     me = account_of(request)
     if me is None:
-        raise _Answered(RedirectResponse(f"/signin?next=/learn/{game.name}/play", status_code=303))
+        raise _Answered(redirect(f"/signin?next=/learn/{game.name}/play"))
     return game, me
 
 
@@ -147,7 +147,7 @@ def _refusal(text: str, status: int = 422) -> JSONResponse:
 
 @router.get("/learn", response_class=HTMLResponse)
 async def learn_index(request: Request) -> Response:
-    return RedirectResponse("/rules", status_code=303)
+    return redirect("/rules")
 
 
 @router.get("/learn/{name}", response_class=HTMLResponse)
@@ -244,4 +244,4 @@ async def learn_play(request: Request, name: str) -> Response:
         heading = gettext("The table could not be created")
         return render(request, "message.html", {"heading": heading, "text": error_text(refusal, gettext)},
                       refusal.status)
-    return RedirectResponse(f"/tables/{table_id}", status_code=303)
+    return redirect(f"/tables/{table_id}")

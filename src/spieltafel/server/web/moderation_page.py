@@ -8,7 +8,7 @@ from typing import Any
 from urllib.parse import quote
 
 from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, Response
 
 from spieltafel.server.errors import ServiceError
 from spieltafel.server.numbers import BadNumber, parse_int
@@ -16,7 +16,7 @@ from spieltafel.server.privacy import TableNumber
 from spieltafel.server.services import services_of
 from spieltafel.server.social.moderation import ModerationService
 from spieltafel.server.web.security import form_of
-from spieltafel.server.web.templating import account_of, gettext_of, number_refused, render
+from spieltafel.server.web.templating import account_of, gettext_of, number_refused, redirect, render
 from spieltafel.server.web.texts import error_text
 
 router = APIRouter(include_in_schema=False)
@@ -32,7 +32,7 @@ async def _moderator(request: Request) -> tuple[Any, str] | Response:
     """The signed-in moderator or admin and their role, or the page that refuses everyone else."""
     me = account_of(request)
     if me is None:
-        return RedirectResponse("/signin?next=/moderation", status_code=303)
+        return redirect("/signin?next=/moderation")
     role = await _service(request).role_of(me.id)
     if role not in ("moderator", "admin"):
         gettext = gettext_of(request)
@@ -83,7 +83,7 @@ async def _act(request: Request, action: str, target: str) -> Response:
     except ServiceError as refusal:
         context = {"heading": gettext("Not done"), "text": _refused(refusal, gettext), "back": "/moderation"}
         return render(request, "message.html", context, refusal.status)
-    return RedirectResponse("/moderation?done=1", status_code=303)
+    return redirect("/moderation?done=1")
 
 
 @router.post("/moderation/chat/{chat_id}/hide")
@@ -120,7 +120,7 @@ async def _file_report(
     is a page in the reader's language that leads ``back``."""
     me = account_of(request)
     if me is None:
-        return RedirectResponse(f"/signin?next={back}", status_code=303)
+        return redirect(f"/signin?next={back}")
     gettext = gettext_of(request)
     reason = form_of(request).get("reason", "")
     try:

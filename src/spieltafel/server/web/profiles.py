@@ -6,7 +6,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, Response
 from markupsafe import Markup, escape
 
 from spieltafel.arena.stats import initial_rating
@@ -14,7 +14,7 @@ from spieltafel.core import get_game
 from spieltafel.core.registry import all_games
 from spieltafel.server.errors import ServiceError
 from spieltafel.server.services import Services, services_of
-from spieltafel.server.web.templating import account_of, gettext_of, render
+from spieltafel.server.web.templating import account_of, gettext_of, redirect, render
 
 router = APIRouter(include_in_schema=False)
 
@@ -83,7 +83,7 @@ def _player_label(entry: dict[str, Any], gettext: Callable[[str], str]) -> str:
 
 @router.get("/leaderboards")
 async def leaderboards() -> Response:
-    return RedirectResponse(f"/leaderboards/{all_games()[0].name}", status_code=303)
+    return redirect(f"/leaderboards/{all_games()[0].name}")
 
 
 @router.get("/leaderboards/{game}", response_class=HTMLResponse)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, Response
 
 from spieltafel.server.accounts.recovery import Recovery
 from spieltafel.server.api.recovery import ask_for_reset
@@ -17,7 +17,7 @@ from spieltafel.server.errors import ServiceError
 from spieltafel.server.ratelimit import RateLimited
 from spieltafel.server.services import services_of
 from spieltafel.server.web.security import form_of
-from spieltafel.server.web.templating import gettext_of, render
+from spieltafel.server.web.templating import gettext_of, redirect, render
 
 router = APIRouter(include_in_schema=False)
 
@@ -87,7 +87,7 @@ async def reset(request: Request) -> Response:
             return await _reset_page(request, link)
         weak = gettext("That password is too common or too weak. Please choose another.")
         return await _reset_page(request, link, 422, error=weak)
-    return RedirectResponse("/signin?reset=1", status_code=303)
+    return redirect("/signin?reset=1")
 
 
 @router.get("/account/verify", response_class=HTMLResponse)

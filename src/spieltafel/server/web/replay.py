@@ -31,7 +31,7 @@ from typing import Any
 
 import anyio.to_thread
 from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, Response
 from markupsafe import Markup
 from pydantic import ValidationError
 
@@ -43,7 +43,7 @@ from spieltafel.server.privacy import TableNumber
 from spieltafel.server.services import services_of
 from spieltafel.server.web.seat_labels import raw_seat_name, seat_labels
 from spieltafel.server.web.security import files_of
-from spieltafel.server.web.templating import gettext_of, number_refused, render
+from spieltafel.server.web.templating import gettext_of, number_refused, redirect, render
 
 router = APIRouter(include_in_schema=False)  # pages, not the JSON API
 log = logging.getLogger("spieltafel.server.web.replay")
@@ -510,7 +510,7 @@ async def upload_record(request: Request) -> Response:
         status = 413 if refused.reason == "too-large" else 422
         return _upload_form(request, refused.reason, refused.detail, status=status)
     key = _store_upload(_upload_dir(request), record)
-    return RedirectResponse(f"/replay/uploaded/{key}", status_code=303)
+    return redirect(f"/replay/uploaded/{key}")
 
 
 def _load_upload(request: Request, key: str) -> GameRecord | None:
@@ -644,7 +644,7 @@ async def table_history(request: Request, table_id: TableNumber) -> Response:
         return _error_page(request, error, table_id)
     if game.status == "over":
         view = "all" if game.seat is None else str(game.seat)
-        return RedirectResponse(f"/tables/{table_id}/replay?step={step}&as={view}", status_code=303)
+        return redirect(f"/tables/{table_id}/replay?step={step}&as={view}")
     if game.status != "playing":
         return _render(request, "replay/error.html", {"code": "not-started", "message": "", "table_id": table_id}, 409)
     context = await _in_thread(lambda: _history_context(request, game, step))
