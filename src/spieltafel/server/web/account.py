@@ -16,7 +16,7 @@ from spieltafel.server.accounts.auth import start_session
 from spieltafel.server.errors import Forbidden, ServiceError
 from spieltafel.server.services import services_of
 from spieltafel.server.web.security import form_of
-from spieltafel.server.web.templating import account_of, gettext_of, redirect, render
+from spieltafel.server.web.templating import account_of, gettext_of, redirect, render, sign_in_first
 
 router = APIRouter(include_in_schema=False)
 
@@ -28,7 +28,7 @@ def _accounts(request: Request) -> Any:
 async def page(request: Request, status: int = 200, **context: Any) -> Response:
     me = account_of(request)
     if me is None:
-        return redirect("/signin?next=/account")
+        return sign_in_first("/account")
     tokens = await _accounts(request).tokens(me)
     notifier = services_of(request).notifier
     values = {

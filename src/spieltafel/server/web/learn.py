@@ -29,7 +29,7 @@ from spieltafel.server.errors import ServiceError
 from spieltafel.server.numbers import BadNumber, parse_int
 from spieltafel.server.services import services_of
 from spieltafel.server.web import board, i18n
-from spieltafel.server.web.templating import account_of, gettext_of, language_of, redirect, render
+from spieltafel.server.web.templating import account_of, gettext_of, language_of, redirect, render, sign_in_first
 from spieltafel.server.web.texts import error_text
 
 router = APIRouter(include_in_schema=False)  # pages, not the JSON API
@@ -99,7 +99,7 @@ def _player(request: Request, name: str) -> tuple[Game, Any]:
     game, _ = _lookup(request, name)
     me = account_of(request)
     if me is None:
-        raise _Answered(redirect(f"/signin?next=/learn/{game.name}/play"))
+        raise _Answered(sign_in_first(f"/learn/{game.name}/play"))
     return game, me
 
 

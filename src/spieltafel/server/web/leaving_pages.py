@@ -9,7 +9,7 @@ from spieltafel.server.accounts.auth import clear_session_cookie
 from spieltafel.server.api.leaving import account_data_of, export_response
 from spieltafel.server.errors import Forbidden
 from spieltafel.server.web.account import page, posted
-from spieltafel.server.web.templating import account_of, redirect, render
+from spieltafel.server.web.templating import account_of, render, sign_in_first
 
 router = APIRouter(include_in_schema=False)
 
@@ -18,7 +18,7 @@ router = APIRouter(include_in_schema=False)
 async def exportpage(request: Request) -> Response:
     me = account_of(request)
     if me is None:
-        return redirect("/signin?next=/account")
+        return sign_in_first("/account")
     return export_response(me.name, await account_data_of(request).export(me))
 
 

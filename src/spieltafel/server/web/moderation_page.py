@@ -16,7 +16,7 @@ from spieltafel.server.privacy import TableNumber
 from spieltafel.server.services import services_of
 from spieltafel.server.social.moderation import ModerationService
 from spieltafel.server.web.security import form_of
-from spieltafel.server.web.templating import account_of, gettext_of, number_refused, redirect, render
+from spieltafel.server.web.templating import account_of, gettext_of, number_refused, redirect, render, sign_in_first
 from spieltafel.server.web.texts import error_text
 
 router = APIRouter(include_in_schema=False)
@@ -32,7 +32,7 @@ async def _moderator(request: Request) -> tuple[Any, str] | Response:
     """The signed-in moderator or admin and their role, or the page that refuses everyone else."""
     me = account_of(request)
     if me is None:
-        return redirect("/signin?next=/moderation")
+        return sign_in_first("/moderation")
     role = await _service(request).role_of(me.id)
     if role not in ("moderator", "admin"):
         gettext = gettext_of(request)
@@ -120,7 +120,7 @@ async def _file_report(
     is a page in the reader's language that leads ``back``."""
     me = account_of(request)
     if me is None:
-        return redirect(f"/signin?next={back}")
+        return sign_in_first(back)
     gettext = gettext_of(request)
     reason = form_of(request).get("reason", "")
     try:

@@ -17,7 +17,7 @@ from spieltafel.server.numbers import BadNumber, parse_int
 from spieltafel.server.services import services_of
 from spieltafel.server.tables.live import OFFERED_BOTS as BOT_LEVELS
 from spieltafel.server.web.security import form_of
-from spieltafel.server.web.templating import account_of, gettext_of, number_refused, redirect, render
+from spieltafel.server.web.templating import account_of, gettext_of, number_refused, redirect, render, sign_in_first
 from spieltafel.server.web.texts import bot_level_name, error_text, per_move_names
 
 router = APIRouter(include_in_schema=False)
@@ -41,7 +41,7 @@ def _seat_choices(gettext: Callable[[str], str]) -> list[tuple[str, str]]:
 @router.get("/tables/new", response_class=HTMLResponse)
 async def new_table_page(request: Request) -> Response:
     if account_of(request) is None:
-        return redirect("/signin?next=/tables/new")
+        return sign_in_first("/tables/new")
     return _new_table(request, request.query_params.get("game"), request.query_params.get("players"), {}, None)
 
 
@@ -140,7 +140,7 @@ async def create_table(request: Request) -> Response:
     gettext = gettext_of(request)
     me = account_of(request)
     if me is None:
-        return redirect("/signin?next=/tables/new")
+        return sign_in_first("/tables/new")
     form = form_of(request)
     game_name = form.get("game", "")
     try:

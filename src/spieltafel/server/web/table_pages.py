@@ -28,6 +28,7 @@ from spieltafel.server.web.templating import (
     redirect,
     render,
     safe_next,
+    sign_in_first,
 )
 from spieltafel.server.web.texts import (
     clock_text,
@@ -227,7 +228,7 @@ def client_texts(gettext: Callable[[str], str]) -> dict[str, str]:
 async def join_table(request: Request, table_id: TableNumber) -> Response:
     me = account_of(request)
     if me is None:
-        return redirect(f"/signin?next=/tables/{table_id}")
+        return sign_in_first(f"/tables/{table_id}")
     seat_text = form_of(request).get("seat", "")
     try:
         seat = parse_int(seat_text, "seat", 0, MAX_PLAYERS - 1) if seat_text else None
@@ -248,7 +249,7 @@ async def join_table(request: Request, table_id: TableNumber) -> Response:
 async def leave_table(request: Request, table_id: TableNumber) -> Response:
     me = account_of(request)
     if me is None:
-        return redirect(f"/signin?next=/tables/{table_id}")
+        return sign_in_first(f"/tables/{table_id}")
     tables = services_of(request).tables
     try:
         await tables.leave(me, table_id, confirmed=form_of(request).get("confirm") == "yes")
@@ -279,7 +280,7 @@ async def leave_table(request: Request, table_id: TableNumber) -> Response:
 async def say(request: Request, table_id: TableNumber) -> Response:
     me = account_of(request)
     if me is None:
-        return redirect(f"/signin?next=/tables/{table_id}")
+        return sign_in_first(f"/tables/{table_id}")
     try:
         await services_of(request).chat.say(me, table_id, form_of(request).get("text", ""))
     except ServiceError as refusal:
@@ -301,7 +302,7 @@ async def mute(request: Request) -> Response:
     form = form_of(request)
     target = safe_next(form.get("next"))
     if me is None:
-        return redirect(f"/signin?next={target}")
+        return sign_in_first(target)
     try:
         await services_of(request).chat.mute(me, form.get("name", ""), form.get("action") != "unmute")
     except ServiceError as refusal:
@@ -315,7 +316,7 @@ async def invitation(request: Request, code: str) -> Response:
     """An invitation link: the signed-in reader may now see (and join) the private table."""
     me = account_of(request)
     if me is None:
-        return redirect(f"/signin?next=/invite/{quote(code, safe='')}")
+        return sign_in_first(f"/invite/{quote(code, safe='')}")
     try:
         table_id = await services_of(request).tables.admit(me, code[:100])
     except ServiceError:
@@ -329,7 +330,7 @@ async def invitation(request: Request, code: str) -> Response:
 async def rematch(request: Request, table_id: TableNumber) -> Response:
     me = account_of(request)
     if me is None:
-        return redirect(f"/signin?next=/tables/{table_id}")
+        return sign_in_first(f"/tables/{table_id}")
     try:
         new_id, _made = await services_of(request).tables.rematch(me, table_id)
     except ServiceError as refusal:

@@ -13,6 +13,7 @@ import threading
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from fastapi import Request
 from fastapi.responses import HTMLResponse, RedirectResponse
@@ -161,6 +162,15 @@ def _current_path(request: Request) -> str:
 def redirect(url: str) -> RedirectResponse:
     """A "see other" answer to a form: the browser asks for ``url`` with GET."""
     return RedirectResponse(url, status_code=303)
+
+
+def sign_in_first(path: str) -> RedirectResponse:
+    """Send a reader who is not signed in to the sign-in page, which leads back to ``path`` afterwards.
+
+    ``path`` is a local path and may hold its own query (``/tables/3?tab=chat&x=1``) or escapes
+    (``/players/a%3Fb``): it is quoted whole, so the sign-in page's ``next`` gets it back unchanged, not cut
+    at its first ``&`` or decoded once too often."""
+    return redirect("/signin?next=" + quote(path, safe="/"))
 
 
 def safe_next(value: str | None, default: str = "/") -> str:
